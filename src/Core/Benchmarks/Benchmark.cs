@@ -1,0 +1,20 @@
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>A named, reusable benchmark definition; each execution of it is a <see cref="Runs.Run"/>.</summary>
+public sealed class Benchmark
+{
+    public int Id { get; set; }
+    public required string Name { get; set; }
+    public BenchmarkKind Kind { get; set; }
+
+    /// <summary>The kind's parameter record as JSON (for <see cref="BenchmarkKind.Http"/>: <see cref="HttpParameters"/>).</summary>
+    public required string ParametersJson { get; set; }
+
+    /// <summary>Optional five-field cron expression (UTC); null means "on demand only".</summary>
+    public string? CronSchedule { get; set; }
+    public bool Enabled { get; set; } = true;
+    public long CreatedUtcMs { get; set; }
+
+    /// <summary>The schedule slot last turned into a run; guards against enqueuing the same slot twice.</summary>
+    public long? LastScheduledUtcMs { get; set; }
+}

@@ -1,0 +1,39 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Core;
+
+public static class CoreServices
+{
+    /// <summary>Storage, options and the query/command services that both hosts share.</summary>
+    public static IServiceCollection AddBenchCore(this IServiceCollection services)
+    {
+        services.TryAddTimeProvider();
+        services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section);
+        services.AddDbContext<BenchDbContext>((sp, options) =>
+            options.UseSqlite(ConnectionString(sp.GetRequiredService<IOptions<DatabaseOptions>>().Value, sp.GetRequiredService<IHostEnvironment>())));
+        services.AddScoped<RunQueue>();
+        services.AddScoped<RunQueries>();
+        services.AddScoped<BenchmarkStore>();
+        return services;
+    }
+
+    static void TryAddTimeProvider(this IServiceCollection services)
+    {
+        if (!services.Any(d => d.ServiceType == typeof(TimeProvider))) services.AddSingleton(TimeProvider.System);
+    }
+
+    static string ConnectionString(DatabaseOptions options, IHostEnvironment env)
+    {
+        var path = Path.IsPathRooted(options.Path) ? options.Path : Path.Combine(env.ContentRootPath, options.Path);
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        return new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = 30 }.ToString();
+    }
+}

@@ -1,0 +1,15 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchDashboard.Core.Data;
+
+public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
+{
+    public DbSet<Benchmark> Benchmarks => Set<Benchmark>();
+    public DbSet<Run> Runs => Set<Run>();
+    public DbSet<Sample> Samples => Set<Sample>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder) =>
+        modelBuilder.ApplyConfigurationsFromAssembly(typeof(BenchDbContext).Assembly);
+}

@@ -1,0 +1,19 @@
+using BenchDashboard.Core.Runs;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Metadata.Builders;
+
+namespace BenchDashboard.Core.Data.Configurations;
+
+sealed class RunConfiguration : IEntityTypeConfiguration<Run>
+{
+    public void Configure(EntityTypeBuilder<Run> b)
+    {
+        b.Property(x => x.Kind).HasConversion<string>().HasMaxLength(32);
+        // Stored by name: the runner claims queued runs with a plain SQL UPDATE that names the status.
+        b.Property(x => x.Status).HasConversion<string>().HasMaxLength(32);
+        b.Property(x => x.RunnerName).HasMaxLength(200);
+        b.HasIndex(x => x.Status);
+        b.HasIndex(x => new { x.BenchmarkId, x.Id });
+        b.HasOne(x => x.Benchmark).WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.SetNull);
+    }
+}

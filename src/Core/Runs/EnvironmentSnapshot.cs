@@ -1,0 +1,44 @@
+using System.Collections;
+using System.Runtime.InteropServices;
+
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>
+/// Where a run executed. On App Service the WEBSITE_* variables carry the platform settings under test
+/// (seed 000 compared WEBSITE_DYNAMIC_CACHE 0/1/2), so every one present is captured with the run.
+/// </summary>
+public sealed record EnvironmentSnapshot
+{
+    public required string MachineName { get; init; }
+    public required string OsDescription { get; init; }
+    public required string DotnetVersion { get; init; }
+    public required int ProcessorCount { get; init; }
+    public required SortedDictionary<string, string> PlatformVariables { get; init; }
+
+    public static EnvironmentSnapshot Capture()
+    {
+        var vars = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (DictionaryEntry e in Environment.GetEnvironmentVariables())
+        {
+            var name = (string)e.Key;
+            if (IsPlatformVariable(name) && !LooksSecret(name)) vars[name] = e.Value as string ?? "";
+        }
+        return new EnvironmentSnapshot
+        {
+            MachineName = Environment.MachineName,
+            OsDescription = RuntimeInformation.OSDescription,
+            DotnetVersion = RuntimeInformation.FrameworkDescription,
+            ProcessorCount = Environment.ProcessorCount,
+            PlatformVariables = vars,
+        };
+    }
+
+    static bool IsPlatformVariable(string name) =>
+        name.StartsWith("WEBSITE_", StringComparison.OrdinalIgnoreCase) || name.Equals("REGION_NAME", StringComparison.OrdinalIgnoreCase);
+
+    // App Service also sets WEBSITE_AUTH_ENCRYPTION_KEY and similar; a snapshot must never carry a secret.
+    static bool LooksSecret(string name) =>
+        name.Contains("KEY", StringComparison.OrdinalIgnoreCase) || name.Contains("SECRET", StringComparison.OrdinalIgnoreCase)
+        || name.Contains("PASSWORD", StringComparison.OrdinalIgnoreCase) || name.Contains("TOKEN", StringComparison.OrdinalIgnoreCase)
+        || name.Contains("CONNECTION", StringComparison.OrdinalIgnoreCase);
+}

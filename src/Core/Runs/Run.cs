@@ -1,0 +1,36 @@
+using BenchDashboard.Core.Benchmarks;
+
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>One execution of a benchmark with a snapshot of its parameters and the environment it ran in.</summary>
+public sealed class Run
+{
+    public long Id { get; set; }
+
+    /// <summary>Null for ad-hoc runs started from the form or API without a saved benchmark.</summary>
+    public int? BenchmarkId { get; set; }
+    public Benchmark? Benchmark { get; set; }
+
+    public BenchmarkKind Kind { get; set; }
+    public required string ParametersJson { get; set; }
+    public RunStatus Status { get; set; }
+
+    public long QueuedUtcMs { get; set; }
+    public long? StartedUtcMs { get; set; }
+    public long? EndedUtcMs { get; set; }
+
+    /// <summary>Set by the runner every few seconds while running; a stale value means the runner died.</summary>
+    public long? HeartbeatUtcMs { get; set; }
+    public string? RunnerName { get; set; }
+    public bool CancelRequested { get; set; }
+
+    /// <summary>Requests finished so far (warm-up included), for live progress.</summary>
+    public int CompletedRequests { get; set; }
+
+    public string? EnvironmentJson { get; set; }
+
+    /// <summary>Distinct values of caching headers seen in responses (<see cref="CachingEvidence"/>) as JSON.</summary>
+    public string? CachingEvidenceJson { get; set; }
+
+    public string? Error { get; set; }
+}

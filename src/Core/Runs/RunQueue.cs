@@ -1,0 +1,54 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Core.Runs;
+
+public enum CancelOutcome { NotFound, Cancelled, CancelRequested, AlreadyFinished }
+
+/// <summary>The result of asking for a run: either the queued run or the field errors that stopped it.</summary>
+public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[]> Errors)
+{
+    public bool IsValid => Run is not null;
+}
+
+/// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
+public sealed class RunQueue(BenchDbContext db, IOptions<RunLimits> limits, TimeProvider time)
+{
+    public async Task<EnqueueResult> EnqueueHttpAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct)
+    {
+        var errors = HttpParametersValidator.Validate(parameters, limits.Value);
+        if (errors.Count > 0) return new EnqueueResult(null, errors);
+
+        var run = new Run
+        {
+            BenchmarkId = benchmarkId,
+            Kind = BenchmarkKind.Http,
+            ParametersJson = Json.Serialize(parameters),
+            Status = RunStatus.Queued,
+            QueuedUtcMs = time.GetUtcNow().ToUnixTimeMilliseconds(),
+        };
+        db.Runs.Add(run);
+        await db.SaveChangesAsync(ct);
+        return new EnqueueResult(run, errors);
+    }
+
+    /// <summary>
+    /// A queued run is cancelled at once; a running one is flagged, and its runner (possibly another process)
+    /// sees the flag within a second and stops, keeping the samples taken so far.
+    /// </summary>
+    public async Task<CancelOutcome> CancelAsync(long runId, CancellationToken ct)
+    {
+        var now = time.GetUtcNow().ToUnixTimeMilliseconds();
+        var queued = await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET Status = 'Cancelled', EndedUtcMs = {now} WHERE Id = {runId} AND Status = 'Queued'", ct);
+        if (queued == 1) return CancelOutcome.Cancelled;
+
+        var running = await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET CancelRequested = 1 WHERE Id = {runId} AND Status = 'Running'", ct);
+        if (running == 1) return CancelOutcome.CancelRequested;
+
+        return await db.Runs.AnyAsync(r => r.Id == runId, ct) ? CancelOutcome.AlreadyFinished : CancelOutcome.NotFound;
+    }
+}

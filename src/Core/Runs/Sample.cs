@@ -1,0 +1,31 @@
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>
+/// One request. All durations are nanoseconds converted exactly from Stopwatch ticks (no rounding to ms).
+/// Keyed by (RunId, Index): the index is the order in which requests started across all connections.
+/// </summary>
+public sealed class Sample
+{
+    public long RunId { get; set; }
+    public int Index { get; set; }
+
+    /// <summary>When the request started, relative to the start of the run (first request, warm-up included).</summary>
+    public long OffsetNs { get; set; }
+
+    /// <summary>Total time: request start until the response body was fully read (ab "Total").</summary>
+    public long LatencyNs { get; set; }
+
+    /// <summary>Request start until response headers arrived; null when none arrived.</summary>
+    public long? HeadersNs { get; set; }
+
+    /// <summary>TCP connect time when this request opened a new connection (ab "Connect"); null on a reused one.</summary>
+    public long? ConnectNs { get; set; }
+
+    public int? StatusCode { get; set; }
+    public long Bytes { get; set; }
+    public ErrorKind Error { get; set; }
+    public bool IsWarmup { get; set; }
+
+    /// <summary>Which connection (worker) issued it, 0..concurrency-1.</summary>
+    public int Connection { get; set; }
+}

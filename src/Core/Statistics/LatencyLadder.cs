@@ -1,0 +1,42 @@
+namespace BenchDashboard.Core.Statistics;
+
+/// <summary>
+/// Exact distribution of one set of durations (nanoseconds): the ab/go-wrk fields plus the percentile ladder.
+/// Computed once from all values; immutable. Standard deviation is the sample standard deviation (n − 1),
+/// zero for a single value.
+/// </summary>
+public sealed record LatencyLadder(
+    int Count, long MinNs, double MeanNs, double StdDevNs,
+    long P50Ns, long P66Ns, long P75Ns, long P80Ns, long P90Ns, long P95Ns, long P98Ns, long P99Ns, long P999Ns,
+    long MaxNs)
+{
+    /// <summary>The ladder's rungs in order, as (label, permille); shared by pages and the API.</summary>
+    public static readonly (string Label, int Permille)[] Rungs =
+        [("50%", 500), ("66%", 660), ("75%", 750), ("80%", 800), ("90%", 900), ("95%", 950), ("98%", 980), ("99%", 990), ("99.9%", 999)];
+
+    /// <summary>Null for no values: an empty set has no minimum or median to report.</summary>
+    public static LatencyLadder? From(IEnumerable<long> durationsNs)
+    {
+        var sorted = durationsNs.ToArray();
+        if (sorted.Length == 0) return null;
+        Array.Sort(sorted);
+
+        double sum = 0;
+        foreach (var v in sorted) sum += v;
+        var mean = sum / sorted.Length;
+        double squares = 0;
+        foreach (var v in sorted) squares += (v - mean) * (v - mean);
+        var stdDev = sorted.Length > 1 ? Math.Sqrt(squares / (sorted.Length - 1)) : 0;
+
+        long P(int permille) => Percentile.NearestRank(sorted, permille);
+        return new LatencyLadder(sorted.Length, sorted[0], mean, stdDev,
+            P(500), P(660), P(750), P(800), P(900), P(950), P(980), P(990), P(999), sorted[^1]);
+    }
+
+    public long ValueAt(int permille) => permille switch
+    {
+        500 => P50Ns, 660 => P66Ns, 750 => P75Ns, 800 => P80Ns, 900 => P90Ns,
+        950 => P95Ns, 980 => P98Ns, 990 => P99Ns, 999 => P999Ns, 1000 => MaxNs,
+        _ => throw new ArgumentOutOfRangeException(nameof(permille), permille, "Not a rung of the ladder."),
+    };
+}

@@ -1,0 +1,88 @@
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Statistics;
+
+/// <summary>
+/// Everything the summary table shows for one run, computed once from its samples (pure, no I/O).
+/// Accounting: every measured (non-warm-up) request is in <see cref="Count"/>; those with any error are in
+/// <see cref="Errors"/> as well. Latency percentiles cover measured requests that got a complete response
+/// (any status); transport failures have no latency, only a time-to-failure, so they are counted, not ranked.
+/// </summary>
+public sealed record RunStatistics(
+    int Count,
+    int Errors,
+    IReadOnlyDictionary<ErrorKind, int> ErrorsByKind,
+    int WarmupCount,
+    long ElapsedNs,
+    long TotalBytes,
+    double RequestsPerSecond,
+    double BytesPerSecond,
+    LatencyLadder? Latency,
+    LatencyLadder? Connect,
+    LatencyLadder? Waiting,
+    LatencyLadder? Processing,
+    ResponseClasses Classes,
+    ColdStart? Cold)
+{
+    public static RunStatistics From(IReadOnlyList<Sample> samples)
+    {
+        var measured = samples.Where(s => !s.IsWarmup).ToList();
+        var answered = measured.Where(s => !s.Error.IsTransportError()).ToList();
+
+        long elapsed = 0;
+        if (measured.Count > 0)
+            elapsed = measured.Max(s => s.OffsetNs + s.LatencyNs) - measured.Min(s => s.OffsetNs);
+        var bytes = measured.Sum(s => s.Bytes);
+        var seconds = elapsed / 1e9;
+
+        return new RunStatistics(
+            Count: measured.Count,
+            Errors: measured.Count(s => s.Error != ErrorKind.None),
+            ErrorsByKind: measured.Where(s => s.Error != ErrorKind.None).GroupBy(s => s.Error).ToDictionary(g => g.Key, g => g.Count()),
+            WarmupCount: samples.Count - measured.Count,
+            ElapsedNs: elapsed,
+            TotalBytes: bytes,
+            RequestsPerSecond: seconds > 0 ? measured.Count / seconds : 0,
+            BytesPerSecond: seconds > 0 ? bytes / seconds : 0,
+            Latency: LatencyLadder.From(answered.Select(s => s.LatencyNs)),
+            Connect: LatencyLadder.From(answered.Where(s => s.ConnectNs.HasValue).Select(s => s.ConnectNs!.Value)),
+            Waiting: LatencyLadder.From(answered.Where(s => s.HeadersNs.HasValue).Select(s => s.HeadersNs!.Value - (s.ConnectNs ?? 0))),
+            Processing: LatencyLadder.From(answered.Select(s => s.LatencyNs - (s.ConnectNs ?? 0))),
+            Classes: ClassesOf(measured),
+            Cold: ColdStart.From(samples));
+    }
+
+    static ResponseClasses ClassesOf(List<Sample> measured)
+    {
+        int c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, errors = 0;
+        foreach (var s in measured)
+        {
+            if (s.Error.IsTransportError() || s.StatusCode is null) { errors++; continue; }
+            switch (s.StatusCode / 100)
+            {
+                case 1: c1++; break;
+                case 2: c2++; break;
+                case 3: c3++; break;
+                case 4: c4++; break;
+                default: c5++; break;
+            }
+        }
+        return new ResponseClasses(c1, c2, c3, c4, c5, errors);
+    }
+}
+
+/// <summary>
+/// Seed 002's lesson: the first request (411 ms, cache empty) and the warm rest (0.8 ms) are different
+/// populations. <see cref="First"/> is the run's very first request, warm-up or not; <see cref="WarmRest"/>
+/// ranks the measured requests after it.
+/// </summary>
+public sealed record ColdStart(Sample First, LatencyLadder? WarmRest)
+{
+    public static ColdStart? From(IReadOnlyList<Sample> samples)
+    {
+        if (samples.Count == 0) return null;
+        var first = samples.MinBy(s => s.Index)!;
+        var rest = samples.Where(s => s.Index != first.Index && !s.IsWarmup && !s.Error.IsTransportError());
+        return new ColdStart(first, LatencyLadder.From(rest.Select(s => s.LatencyNs)));
+    }
+}

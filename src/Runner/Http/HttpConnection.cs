@@ -1,0 +1,129 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http;
+using System.Net.Sockets;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Runner.Http;
+
+/// <summary>
+/// One simulated client connection: its own handler limited to one connection, issuing requests one after
+/// another (wrk's and ab's model of "concurrency"). Because nothing else shares the handler, a TCP connect
+/// observed by <see cref="ConnectAsync"/> belongs to the request this connection is sending, which is how a
+/// sample knows its connect time.
+/// </summary>
+sealed class HttpConnection : IDisposable
+{
+    static readonly string[] ResponseHeaders = ["Age", "Cache-Control", "ETag", "X-Cache"];
+    static readonly string[] ContentHeaders = ["Expires", "Last-Modified"];
+
+    readonly HttpParameters parameters;
+    readonly Uri uri;
+    readonly HttpMethod method;
+    readonly byte[]? body;
+    readonly HttpMessageInvoker invoker;
+    readonly byte[] buffer = new byte[16 * 1024];
+    readonly int id;
+    long pendingConnectTicks = -1;
+
+    public CachingEvidence Evidence { get; } = new();
+
+    public HttpConnection(int id, HttpParameters parameters)
+    {
+        this.id = id;
+        this.parameters = parameters;
+        uri = new Uri(parameters.Url);
+        method = new HttpMethod(parameters.Method);
+        body = parameters.Body is null ? null : System.Text.Encoding.UTF8.GetBytes(parameters.Body);
+        var handler = new SocketsHttpHandler
+        {
+            MaxConnectionsPerServer = 1,
+            ConnectCallback = ConnectAsync,
+            ConnectTimeout = parameters.Timeout,
+            AllowAutoRedirect = false,
+            AutomaticDecompression = DecompressionMethods.None,
+            UseCookies = false,
+            UseProxy = false,
+            PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
+        };
+        invoker = new HttpMessageInvoker(handler, disposeHandler: true);
+    }
+
+    async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct)
+    {
+        var start = Stopwatch.GetTimestamp();
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(context.DnsEndPoint, ct);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+        Volatile.Write(ref pendingConnectTicks, Stopwatch.GetTimestamp() - start);
+        return new NetworkStream(socket, ownsSocket: true);
+    }
+
+    /// <summary>Sends one request and reads the whole body; never throws for a fault of the target.</summary>
+    public async Task<Sample> SendAsync(int index, long runStartTicks, bool warmup, CancellationToken runToken)
+    {
+        using var request = new HttpRequestMessage(method, uri);
+        foreach (var (name, value) in parameters.Headers)
+            if (!request.Headers.TryAddWithoutValidation(name, value))
+                (request.Content ??= new ByteArrayContent(body ?? [])).Headers.TryAddWithoutValidation(name, value);
+        if (body is not null) request.Content ??= new ByteArrayContent(body);
+        if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
+
+        var sample = new Sample { Index = index, IsWarmup = warmup, Connection = id };
+        var start = Stopwatch.GetTimestamp();
+        sample.OffsetNs = Ticks.ToNanoseconds(start - runStartTicks);
+        // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+        timeout.CancelAfter(parameters.Timeout);
+        var ct = timeout.Token;
+        try
+        {
+            using var response = await invoker.SendAsync(request, ct);
+            sample.HeadersNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.StatusCode = (int)response.StatusCode;
+            await using var stream = await response.Content.ReadAsStreamAsync(ct);
+            long bytes = 0;
+            int read;
+            while ((read = await stream.ReadAsync(buffer, ct)) > 0) bytes += read;
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.Bytes = bytes;
+            sample.Error = sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
+            RecordCachingEvidence(response);
+        }
+        catch (OperationCanceledException) when (runToken.IsCancellationRequested)
+        {
+            throw; // the run was cancelled: this request is abandoned, not a fault of the target
+        }
+        catch (OperationCanceledException)
+        {
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.Error = ErrorKind.Timeout;
+        }
+        catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
+        {
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.Error = HttpErrorClassifier.Classify(ex);
+        }
+        var connect = Interlocked.Exchange(ref pendingConnectTicks, -1);
+        if (connect >= 0) sample.ConnectNs = Ticks.ToNanoseconds(connect);
+        return sample;
+    }
+
+    void RecordCachingEvidence(HttpResponseMessage response)
+    {
+        foreach (var name in ResponseHeaders)
+            if (response.Headers.NonValidated.TryGetValues(name, out var values)) Evidence.Add(name, values.ToString());
+        foreach (var name in ContentHeaders)
+            if (response.Content.Headers.NonValidated.TryGetValues(name, out var values)) Evidence.Add(name, values.ToString());
+    }
+
+    public void Dispose() => invoker.Dispose();
+}

@@ -1,0 +1,32 @@
+using System.Net.Http;
+using System.Net.Sockets;
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Runner.Http;
+
+/// <summary>Maps what SocketsHttpHandler throws to the error kinds the dashboard counts.</summary>
+public static class HttpErrorClassifier
+{
+    public static ErrorKind Classify(Exception ex)
+    {
+        for (var e = ex; e is not null; e = e.InnerException)
+        {
+            if (e is SocketException socket)
+                return socket.SocketErrorCode switch
+                {
+                    SocketError.ConnectionRefused => ErrorKind.ConnectionRefused,
+                    SocketError.TimedOut => ErrorKind.Timeout,
+                    SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown
+                        or SocketError.NotConnected or SocketError.Disconnecting => ErrorKind.ConnectionReset,
+                    _ => ErrorKind.Other,
+                };
+        }
+        for (var e = ex; e is not null; e = e.InnerException)
+        {
+            if (e is HttpRequestException { HttpRequestError: HttpRequestError.ResponseEnded }) return ErrorKind.ConnectionReset;
+            if (e is HttpIOException { HttpRequestError: HttpRequestError.ResponseEnded }) return ErrorKind.ConnectionReset;
+            if (e is IOException) return ErrorKind.ConnectionReset;
+        }
+        return ErrorKind.Other;
+    }
+}

@@ -1,0 +1,27 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace BenchDashboard.Runner;
+
+/// <summary>Section "Runner".</summary>
+public sealed class RunnerOptions
+{
+    public const string Section = "Runner";
+
+    /// <summary>Web only: host the runner inside the dashboard process (the default).</summary>
+    public bool Embedded { get; set; } = true;
+
+    /// <summary>Runs measured at the same time by this runner. One by default so runs do not disturb each other.</summary>
+    [Range(1, 16)] public int MaxParallelRuns { get; set; } = 1;
+
+    /// <summary>How often to look for queued runs and due schedules.</summary>
+    [Range(10, 60_000)] public int PollIntervalMs { get; set; } = 1000;
+
+    /// <summary>How often a running run's heartbeat, progress and cancel flag are synchronised with the database.</summary>
+    [Range(50, 10_000)] public int HeartbeatIntervalMs { get; set; } = 1000;
+
+    /// <summary>A running run whose heartbeat is older than this is taken to be orphaned by a crash.</summary>
+    [Range(2, 3600)] public int StaleAfterSeconds { get; set; } = 30;
+
+    /// <summary>Samples written per database transaction.</summary>
+    [Range(1, 100_000)] public int SampleBatchSize { get; set; } = 5000;
+}

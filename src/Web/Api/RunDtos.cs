@@ -1,0 +1,80 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+using System.Text.Json;
+
+namespace BenchDashboard.Web.Api;
+
+/// <summary>Durations in the API are milliseconds as decimals (converted from ns, never rounded): names end in Ms.</summary>
+static class Ms
+{
+    public static double Of(long ns) => ns / 1e6;
+    public static double Of(double ns) => ns / 1e6;
+}
+
+public sealed record LadderDto(
+    int Count, double MinMs, double MeanMs, double StdDevMs,
+    double P50Ms, double P66Ms, double P75Ms, double P80Ms, double P90Ms, double P95Ms, double P98Ms, double P99Ms, double P999Ms,
+    double MaxMs)
+{
+    public static LadderDto? From(LatencyLadder? l) => l is null ? null : new(
+        l.Count, Ms.Of(l.MinNs), Ms.Of(l.MeanNs), Ms.Of(l.StdDevNs),
+        Ms.Of(l.P50Ns), Ms.Of(l.P66Ns), Ms.Of(l.P75Ns), Ms.Of(l.P80Ns), Ms.Of(l.P90Ns), Ms.Of(l.P95Ns), Ms.Of(l.P98Ns), Ms.Of(l.P99Ns), Ms.Of(l.P999Ns),
+        Ms.Of(l.MaxNs));
+}
+
+public sealed record ColdStartDto(double FirstMs, bool FirstWasWarmup, string FirstError, int? FirstStatusCode, LadderDto? WarmRest);
+
+/// <summary>
+/// The statistics of a run. The top-level latency fields (minMs … maxMs) describe total request time of
+/// measured requests that got a response; count and errors account for every measured request.
+/// </summary>
+public sealed record StatsDto(
+    int Count, int Errors, IReadOnlyDictionary<string, int> ErrorsByKind, int WarmupCount,
+    double ElapsedMs, double RequestsPerSecond, double BytesPerSecond, long TotalBytes,
+    double? MinMs, double? MeanMs, double? StdDevMs, double? P50Ms, double? P66Ms, double? P75Ms, double? P80Ms,
+    double? P90Ms, double? P95Ms, double? P98Ms, double? P99Ms, double? P999Ms, double? MaxMs,
+    LadderDto? Connect, LadderDto? Waiting, LadderDto? Processing,
+    ResponseClasses ResponseClasses, ColdStartDto? Cold)
+{
+    public static StatsDto From(RunStatistics s)
+    {
+        var l = LadderDto.From(s.Latency);
+        return new StatsDto(
+            s.Count, s.Errors, s.ErrorsByKind.ToDictionary(e => JsonNamingPolicy.CamelCase.ConvertName(e.Key.ToString()), e => e.Value), s.WarmupCount,
+            Ms.Of(s.ElapsedNs), s.RequestsPerSecond, s.BytesPerSecond, s.TotalBytes,
+            l?.MinMs, l?.MeanMs, l?.StdDevMs, l?.P50Ms, l?.P66Ms, l?.P75Ms, l?.P80Ms, l?.P90Ms, l?.P95Ms, l?.P98Ms, l?.P99Ms, l?.P999Ms, l?.MaxMs,
+            LadderDto.From(s.Connect), LadderDto.From(s.Waiting), LadderDto.From(s.Processing),
+            s.Classes,
+            s.Cold is { } c ? new ColdStartDto(Ms.Of(c.First.LatencyNs), c.First.IsWarmup, JsonNamingPolicy.CamelCase.ConvertName(c.First.Error.ToString()), c.First.StatusCode, LadderDto.From(c.WarmRest)) : null);
+    }
+}
+
+public sealed record RunDto(
+    long Id, int? BenchmarkId, string? BenchmarkName, string Kind, string Status,
+    DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
+    JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, StatsDto? Stats)
+{
+    public static RunDto From(Run run, RunStatistics? stats = null) => new(
+        run.Id, run.BenchmarkId, run.Benchmark?.Name, JsonNamingPolicy.CamelCase.ConvertName(run.Kind.ToString()), run.Status.ToApiName(),
+        FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
+        run.CompletedRequests,
+        JsonSerializer.Deserialize<JsonElement>(run.ParametersJson),
+        run.Error,
+        run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson),
+        run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),
+        stats is null ? null : StatsDto.From(stats));
+
+    static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
+}
+
+public sealed record SampleDto(
+    int Index, bool IsWarmup, int Connection, double OffsetMs, double LatencyMs, double? HeadersMs, double? ConnectMs,
+    int? StatusCode, long Bytes, string Error)
+{
+    public static SampleDto From(Sample s) => new(
+        s.Index, s.IsWarmup, s.Connection, Ms.Of(s.OffsetNs), Ms.Of(s.LatencyNs),
+        s.HeadersNs is { } h ? Ms.Of(h) : null, s.ConnectNs is { } c ? Ms.Of(c) : null,
+        s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()));
+}

@@ -1,0 +1,94 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using Microsoft.AspNetCore.Http.HttpResults;
+
+namespace BenchDashboard.Web.Api;
+
+public static class RunsApi
+{
+    /// <summary>Parameter names are checked strictly so a typo ("concurency") is an error, not a silent default.</summary>
+    static readonly JsonSerializerOptions StrictJson = new(Json.Options) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Disallow };
+
+    public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/api/runs").WithTags("Runs");
+        group.MapPost("/", CreateAsync);
+        group.MapGet("/", ListAsync);
+        group.MapGet("/{id:long}", GetAsync);
+        group.MapPost("/{id:long}/cancel", CancelAsync);
+        group.MapGet("/{id:long}/samples", SamplesAsync);
+        return group;
+    }
+
+    /// <summary>Queues a run. Body: <c>{"kind":"http","url":…,"requests":…}</c>; invalid input queues nothing.</summary>
+    static async Task<Results<Created<RunDto>, ValidationProblem>> CreateAsync(JsonObject body, RunQueue queue, CancellationToken ct)
+    {
+        var kind = body["kind"]?.GetValueKind() == JsonValueKind.String ? body["kind"]!.GetValue<string>() : null;
+        if (!string.Equals(kind, "http", StringComparison.OrdinalIgnoreCase))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\"."] });
+        body.Remove("kind");
+
+        HttpParameters parameters;
+        try
+        {
+            parameters = body.Deserialize<HttpParameters>(StrictJson)!;
+        }
+        catch (JsonException ex)
+        {
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { [ex.Path?.TrimStart('$', '.') ?? "body"] = [ex.Message] });
+        }
+
+        var result = await queue.EnqueueHttpAsync(parameters, benchmarkId: null, ct);
+        if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
+        return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
+    }
+
+    static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, int? benchmarkId, string? status, CancellationToken ct)
+    {
+        RunStatus? parsed = null;
+        if (status is not null)
+        {
+            if (!Enum.TryParse<RunStatus>(status, ignoreCase: true, out var s) || int.TryParse(status, out _))
+                return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["status"] = ["Unknown status."] });
+            parsed = s;
+        }
+        var runs = await queries.ListAsync(new RunFilter(benchmarkId, parsed), ct);
+        return TypedResults.Ok(runs.Select(r => RunDto.From(r)).ToList());
+    }
+
+    /// <summary>A run with its statistics; <c>?includeStats=false</c> skips them (cheap polling of progress).</summary>
+    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, CancellationToken ct, bool includeStats = true)
+    {
+        if (!includeStats)
+            return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run)) : TypedResults.NotFound();
+        return await queries.ReportAsync(id, ct) is { } report ? TypedResults.Ok(RunDto.From(report.Run, report.Statistics)) : TypedResults.NotFound();
+    }
+
+    static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>
+        await queue.CancelAsync(id, ct) switch
+        {
+            CancelOutcome.NotFound => TypedResults.NotFound(),
+            CancelOutcome.AlreadyFinished => TypedResults.Conflict("The run has already finished."),
+            _ => TypedResults.Accepted($"/api/runs/{id}"),
+        };
+
+    /// <summary>Every sample of a run, as JSON or (with <c>?format=csv</c> or <c>Accept: text/csv</c>) as CSV.</summary>
+    static async Task<IResult> SamplesAsync(long id, string? format, HttpRequest request, RunQueries queries, CancellationToken ct)
+    {
+        if (await queries.FindAsync(id, ct) is null) return TypedResults.NotFound();
+        var samples = await queries.SamplesAsync(id, ct);
+        var csv = string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase) || request.Headers.Accept.ToString().Contains("text/csv");
+        if (!csv) return TypedResults.Ok(samples.Select(SampleDto.From));
+
+        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error\n");
+        foreach (var s in samples)
+            text.Append(CultureInfo.InvariantCulture,
+                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())}\n");
+        return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}-samples.csv");
+    }
+}

@@ -1,0 +1,64 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Web.Demo;
+
+/// <summary>Section "Demo".</summary>
+public sealed class DemoOptions
+{
+    public const string Section = "Demo";
+
+    /// <summary>On a database with no benchmarks, create demo benchmarks against /target/ and queue one run.</summary>
+    public bool Seed { get; set; } = true;
+}
+
+/// <summary>
+/// Gives a first-time user something to look at: once the server listens (so the built-in targets' address
+/// is known), an empty database gets two demo benchmarks and a first run is queued.
+/// </summary>
+sealed class DemoSeeder(
+    IHostApplicationLifetime lifetime, IServer server, IServiceScopeFactory scopes,
+    IOptions<DemoOptions> options, ILogger<DemoSeeder> logger) : IHostedService
+{
+    public Task StartAsync(CancellationToken cancellationToken)
+    {
+        if (options.Value.Seed) lifetime.ApplicationStarted.Register(() => _ = SeedAsync(lifetime.ApplicationStopping));
+        return Task.CompletedTask;
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    async Task SeedAsync(CancellationToken ct)
+    {
+        try
+        {
+            var address = server.Features.Get<IServerAddressesFeature>()?.Addresses.FirstOrDefault(a => a.StartsWith("http://"));
+            if (address is null) return;
+            address = address.Replace("://+", "://127.0.0.1").Replace("://*", "://127.0.0.1").Replace("://0.0.0.0", "://127.0.0.1").Replace("://[::]", "://127.0.0.1");
+
+            await using var scope = scopes.CreateAsyncScope();
+            var store = scope.ServiceProvider.GetRequiredService<BenchmarkStore>();
+            if ((await store.ListAsync(ct)).Count > 0) return;
+
+            var latency = new HttpParameters
+            {
+                Url = $"{address}/target/delay?ms=5&size=4096", Requests = 300, Concurrency = 4, WarmupRequests = 20,
+            };
+            var cache = new HttpParameters
+            {
+                Url = $"{address}/target/cacheable?coldMs=400", Requests = 100, Concurrency = 1,
+            };
+            var (demo, _) = await store.SaveHttpAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
+            await store.SaveHttpAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
+            await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueHttpAsync(latency, demo!.Id, ct);
+            logger.LogInformation("Seeded demo benchmarks against {Address}/target/ and queued a first run", address);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            logger.LogWarning(ex, "Could not seed the demo benchmarks");
+        }
+    }
+}

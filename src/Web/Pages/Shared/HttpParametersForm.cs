@@ -1,0 +1,63 @@
+using BenchDashboard.Core.Benchmarks;
+
+namespace BenchDashboard.Web.Pages.Shared;
+
+/// <summary>The HTTP parameter fields as a form binds them; converts to and from <see cref="HttpParameters"/>.</summary>
+public sealed class HttpParametersForm
+{
+    public string Url { get; set; } = "";
+    public string Method { get; set; } = "GET";
+
+    /// <summary>One "Name: value" per line.</summary>
+    public string? Headers { get; set; }
+    public string? Body { get; set; }
+
+    /// <summary>"requests" (a count) or "duration" (seconds).</summary>
+    public string Mode { get; set; } = "requests";
+    public int? Requests { get; set; } = 100;
+    public int? DurationSeconds { get; set; } = 10;
+    public int Concurrency { get; set; } = 1;
+    public bool KeepAlive { get; set; } = true;
+    public int TimeoutMs { get; set; } = 10_000;
+    public int WarmupRequests { get; set; }
+
+    public HttpParameters ToParameters(Dictionary<string, string[]> errors)
+    {
+        var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var line in (Headers ?? "").Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var colon = line.IndexOf(':');
+            if (colon <= 0) errors["headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
+            else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
+        }
+        var duration = Mode == "duration";
+        return new HttpParameters
+        {
+            Url = Url.Trim(),
+            Method = Method.Trim().ToUpperInvariant(),
+            Headers = headers,
+            Body = string.IsNullOrEmpty(Body) ? null : Body,
+            Requests = duration ? null : Requests ?? 0,
+            DurationSeconds = duration ? DurationSeconds ?? 0 : null,
+            Concurrency = Concurrency,
+            KeepAlive = KeepAlive,
+            TimeoutMs = TimeoutMs,
+            WarmupRequests = WarmupRequests,
+        };
+    }
+
+    public static HttpParametersForm From(HttpParameters p) => new()
+    {
+        Url = p.Url,
+        Method = p.Method,
+        Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}")),
+        Body = p.Body,
+        Mode = p.DurationSeconds is null ? "requests" : "duration",
+        Requests = p.Requests ?? 100,
+        DurationSeconds = p.DurationSeconds ?? 10,
+        Concurrency = p.Concurrency,
+        KeepAlive = p.KeepAlive,
+        TimeoutMs = p.TimeoutMs,
+        WarmupRequests = p.WarmupRequests,
+    };
+}

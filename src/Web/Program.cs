@@ -1,0 +1,36 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Runner;
+using BenchDashboard.Web;
+using BenchDashboard.Web.Api;
+using BenchDashboard.Web.Targets;
+
+var builder = WebApplication.CreateBuilder(args);
+
+// Storage, validation limits and queries shared with the standalone runner.
+builder.Services.AddBenchCore();
+// The runner lives in this process unless Runner:Embedded is false (then run src/Runner beside it).
+if (builder.Configuration.GetValue("Runner:Embedded", true)) builder.Services.AddBenchRunner();
+// Pages, the JSON API's plumbing, and the demo benchmark for a first start.
+builder.Services.AddWebServices();
+
+var app = builder.Build();
+
+// The schema comes from migrations, applied here and nowhere else in this process.
+await app.Services.MigrateDatabaseAsync();
+
+app.UseExceptionHandler();
+app.UseStatusCodePages();
+app.UseStaticFiles();
+app.UseRouting();
+app.UseAntiforgery();
+
+app.MapRazorPages();
+app.MapRunsApi();
+app.MapTargets();
+app.MapOpenApi();
+
+app.Run();
+
+/// <summary>Visible to WebApplicationFactory in the tests.</summary>
+public partial class Program;

@@ -1,0 +1,78 @@
+using Microsoft.Net.Http.Headers;
+
+namespace BenchDashboard.Web.Targets;
+
+/// <summary>
+/// Built-in endpoints with known behaviour, so the demo and a first-time user have something to measure:
+/// a fixed-size body, a fixed delay, a status code, and a cacheable resource like seed 002's fixed CGI.
+/// </summary>
+public static class TargetEndpoints
+{
+    const int MaxSize = 10 * 1024 * 1024;
+    const int MaxDelayMs = 60_000;
+    static readonly byte[] Filler = CreateFiller();
+    static long cacheableServed;
+
+    public static IEndpointRouteBuilder MapTargets(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/target").ExcludeFromDescription();
+
+        group.MapGet("/bytes", (HttpContext http, int size = 4096) => WriteBodyAsync(http, size));
+
+        group.MapGet("/delay", async (HttpContext http, int ms = 10, int size = 64) =>
+        {
+            await Task.Delay(Math.Clamp(ms, 0, MaxDelayMs), http.RequestAborted);
+            await WriteBodyAsync(http, size);
+        });
+
+        group.MapGet("/status", (HttpContext http, int code = 500) =>
+        {
+            http.Response.StatusCode = Math.Clamp(code, 100, 599);
+            return Task.CompletedTask;
+        });
+
+        // Like seed 002's fixed CGI behind mod_cache: the first request since the process started is slow
+        // (coldMs), later ones are warm; all carry the Expires/ETag/Last-Modified headers a cache needs, and
+        // If-None-Match gets a 304.
+        group.MapGet("/cacheable", async (HttpContext http, int coldMs = 400, int size = 4096) =>
+        {
+            const string etag = "\"demo-v1\"";
+            var headers = http.Response.GetTypedHeaders();
+            headers.ETag = new EntityTagHeaderValue(etag);
+            headers.LastModified = DateTimeOffset.UnixEpoch.AddYears(56);
+            headers.Expires = DateTimeOffset.UtcNow.AddHours(1);
+            headers.CacheControl = new CacheControlHeaderValue { Public = true, MaxAge = TimeSpan.FromHours(1) };
+            if (http.Request.Headers.IfNoneMatch == etag)
+            {
+                http.Response.StatusCode = StatusCodes.Status304NotModified;
+                return;
+            }
+            if (Interlocked.Increment(ref cacheableServed) == 1)
+                await Task.Delay(Math.Clamp(coldMs, 0, MaxDelayMs), http.RequestAborted);
+            await WriteBodyAsync(http, size);
+        });
+        return app;
+    }
+
+    static Task WriteBodyAsync(HttpContext http, int size)
+    {
+        size = Math.Clamp(size, 0, MaxSize);
+        http.Response.ContentType = "application/octet-stream";
+        http.Response.ContentLength = size;
+        if (!http.Response.Headers.ContainsKey(HeaderNames.CacheControl)) http.Response.Headers.CacheControl = "no-store";
+        return WriteRepeatedAsync(http.Response.Body, size, http.RequestAborted);
+    }
+
+    static async Task WriteRepeatedAsync(Stream body, int size, CancellationToken ct)
+    {
+        for (var written = 0; written < size; written += Filler.Length)
+            await body.WriteAsync(Filler.AsMemory(0, Math.Min(Filler.Length, size - written)), ct);
+    }
+
+    static byte[] CreateFiller()
+    {
+        var bytes = new byte[64 * 1024];
+        for (var i = 0; i < bytes.Length; i++) bytes[i] = (byte)('a' + i % 26);
+        return bytes;
+    }
+}

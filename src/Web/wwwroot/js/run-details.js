@@ -1,0 +1,70 @@
+// Run details: draws the sample-index chart and the histogram from the embedded JSON, and while the run
+// is queued or running polls the API for progress and reloads the page when the run ends.
+(function () {
+    const data = JSON.parse(document.getElementById('chart-data').textContent);
+
+    if (window.Chart) {
+        new Chart(document.getElementById('series-chart'), {
+            type: 'scatter',
+            data: {
+                datasets: [
+                    { label: 'measured', data: data.measured, pointRadius: 1.5, borderColor: '#2f5fd0', backgroundColor: '#2f5fd0' },
+                    { label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, borderColor: '#9aa3b2', backgroundColor: '#9aa3b2' },
+                    { label: 'errors', data: data.errors, pointStyle: 'crossRot', pointRadius: 5, borderColor: '#c0342b', backgroundColor: '#c0342b' },
+                ],
+            },
+            options: {
+                animation: false,
+                maintainAspectRatio: false,
+                scales: {
+                    x: { title: { display: true, text: 'sample index (request order)' } },
+                    y: { title: { display: true, text: 'latency (ms)' }, beginAtZero: true },
+                },
+                plugins: {
+                    tooltip: {
+                        callbacks: {
+                            label: (ctx) => {
+                                const p = ctx.raw;
+                                const extra = p.kind ? ` ${p.kind}${p.status ? ' ' + p.status : ''}` : '';
+                                return `#${p.x}: ${p.y.toFixed(3)} ms${extra}`;
+                            },
+                        },
+                    },
+                },
+            },
+        });
+
+        new Chart(document.getElementById('histogram-chart'), {
+            type: 'bar',
+            data: {
+                labels: data.histogram.map(b => `${b.fromMs.toFixed(3)}–${b.toMs.toFixed(3)}`),
+                datasets: [{ label: 'requests', data: data.histogram.map(b => b.count), backgroundColor: '#2f5fd0' }],
+            },
+            options: {
+                animation: false,
+                maintainAspectRatio: false,
+                scales: {
+                    x: { title: { display: true, text: 'latency (ms); the last bar gathers anything above p99.9' } },
+                    y: { title: { display: true, text: 'requests' }, beginAtZero: true },
+                },
+            },
+        });
+    }
+
+    const live = document.getElementById('live');
+    if (!live) return;
+    const id = live.dataset.runId;
+    const timer = setInterval(async () => {
+        try {
+            const response = await fetch(`/api/runs/${id}?includeStats=false`, { headers: { Accept: 'application/json' } });
+            if (!response.ok) return;
+            const run = await response.json();
+            document.getElementById('progress').textContent = run.completedRequests.toLocaleString();
+            document.getElementById('run-status').textContent = run.status;
+            if (!['queued', 'running'].includes(run.status)) {
+                clearInterval(timer);
+                location.reload();
+            }
+        } catch { /* the next tick tries again */ }
+    }, 1000);
+})();

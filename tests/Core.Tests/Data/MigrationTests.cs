@@ -1,0 +1,37 @@
+using BenchDashboard.Core.Data;
+using BenchDashboard.TestSupport;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Infrastructure;
+using Microsoft.EntityFrameworkCore.Metadata;
+using Microsoft.EntityFrameworkCore.Migrations;
+
+namespace BenchDashboard.Core.Tests.Data;
+
+public class MigrationTests
+{
+    [Fact]
+    public async Task MigrationsApplyToAnEmptyDatabaseFile()
+    {
+        using var dir = new TempDirectory();
+        await using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite($"Data Source={dir.File("empty.db")}").Options);
+
+        await db.Database.MigrateAsync();
+
+        Assert.Empty(await db.Database.GetPendingMigrationsAsync());
+        Assert.Equal(0, await db.Runs.CountAsync());
+        Assert.Equal(0, await db.Samples.CountAsync());
+    }
+
+    [Fact]
+    public void TheModelHasNoChangesMissingFromTheMigrations()
+    {
+        using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite("Data Source=:memory:").Options);
+        var snapshot = db.GetService<IMigrationsAssembly>().ModelSnapshot!.Model;
+        var initialized = db.GetService<IModelRuntimeInitializer>().Initialize(snapshot, designTime: true);
+
+        var differences = db.GetService<IMigrationsModelDiffer>().GetDifferences(
+            initialized.GetRelationalModel(), db.GetService<IDesignTimeModel>().Model.GetRelationalModel());
+
+        Assert.Empty(differences);
+    }
+}

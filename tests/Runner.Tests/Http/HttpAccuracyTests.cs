@@ -1,0 +1,144 @@
+using System.Diagnostics;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Runner.Tests.Http;
+
+/// <summary>Latency measured against a real Kestrel server on 127.0.0.1 whose delay is known to within µs.</summary>
+public class HttpAccuracyTests
+{
+    const long Ms = 1_000_000;
+
+    [Theory]
+    [InlineData(10, 200)]
+    [InlineData(50, 100)]
+    public async Task SequentialLatencyMatchesTheTargetsKnownDelay(int delayMs, int requests)
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await WarmUpAsync(target.Url($"/delay?ms={delayMs}"));
+
+        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url($"/delay?ms={delayMs}").ToString(), Requests = requests, Concurrency = 1, WarmupRequests = 20,
+        });
+
+        Assert.Equal(requests + 20, samples.Count);
+        Assert.Equal(requests, stats.Count);
+        Assert.Equal(0, stats.Errors);
+        var l = stats.Latency!;
+        long d = delayMs * Ms;
+        Assert.True(l.MinNs >= d, $"min {l.MinNs} ns is below the server's delay {d} ns");
+        Assert.InRange(l.P50Ns, d, d + 1 * Ms);
+        Assert.True(l.P95Ns <= d + 3 * Ms, $"p95 {l.P95Ns / 1e6} ms exceeds {delayMs} + 3 ms");
+        // On a 2-vCPU VM, waking up after a 50 ms idle costs up to ~3 ms by itself (Python's time.sleep(0.05)
+        // overshoots by 1.3 ms at p99 here, and a minimal HttpClient loop sees p99 ≈ D + 3.8 ms). So p99 may
+        // exceed D + 3 ms only as far as the machine's own floor: no further than the slowest request that a
+        // minimal client saw against the same target, plus 1 ms.
+        var bound = Math.Max(d + 3 * Ms, await PlainClientMaxAsync(target.Url($"/delay?ms={delayMs}"), requests) + 1 * Ms);
+        Assert.True(l.P99Ns <= bound, $"p99 {l.P99Ns / 1e6} ms exceeds {bound / 1e6} ms; slowest: " +
+            string.Join(", ", samples.OrderByDescending(s => s.LatencyNs).Take(6).Select(s => $"#{s.Index} {s.LatencyNs / 1e6:F3}")));
+    }
+
+    /// <summary>The slowest request seen by the simplest possible client: one HttpClient, one request at a time.</summary>
+    static async Task<long> PlainClientMaxAsync(Uri url, int requests)
+    {
+        using var client = new HttpClient();
+        long slowest = 0;
+        for (var i = 0; i < requests + 5; i++)
+        {
+            var start = Stopwatch.GetTimestamp();
+            using var response = await client.GetAsync(url);
+            await response.Content.ReadAsByteArrayAsync();
+            if (i >= 5) slowest = Math.Max(slowest, Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start));
+        }
+        return slowest;
+    }
+
+    /// <summary>
+    /// A fresh process runs the client and the in-process target in tier-0 code, and the JIT recompiles hot
+    /// methods in the background during the first second; measured then, 1-2 % of requests are 3-5 ms slow
+    /// for reasons that have nothing to do with the target. One second of unmeasured traffic lets that finish,
+    /// just as a user's warm-up requests would. It hits the measured URL itself: other paths of the target
+    /// (Task.Delay for longer delays) would still be tiering up during the measurement.
+    /// </summary>
+    static Task WarmUpAsync(Uri url) =>
+        HttpRun.ExecuteAsync(new HttpParameters { Url = url.ToString(), DurationSeconds = 1, Concurrency = 4 });
+
+    [Fact]
+    public async Task ConcurrentThroughputObeysLittlesLaw()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+
+        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url("/delay?ms=10&precise=false").ToString(), Requests = 1600, Concurrency = 16, WarmupRequests = 32,
+        });
+
+        Assert.Equal(1632, samples.Count);
+        Assert.Equal(0, stats.Errors);
+        var inFlight = stats.RequestsPerSecond * stats.Latency!.MeanNs / 1e9;
+        Assert.InRange(inFlight, 16 * 0.95, 16 * 1.05);
+        Assert.Equal(16, samples.Select(s => s.Connection).Distinct().Count());
+    }
+
+    [Fact]
+    public async Task EveryIssuedRequestIsOneSampleWithAUniqueIndex()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+
+        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url("/ok").ToString(), Requests = 997, Concurrency = 7, WarmupRequests = 13,
+        });
+
+        Assert.Equal(Enumerable.Range(0, 1010), samples.Select(s => s.Index));
+        Assert.Equal(13, samples.Count(s => s.IsWarmup));
+        Assert.All(samples.Take(13), s => Assert.True(s.IsWarmup)); // warm-up takes the first indexes
+        Assert.Equal(997, stats.Count);
+        Assert.Equal(997 * 64, stats.TotalBytes);
+    }
+
+    [Fact]
+    public async Task ADurationRunStopsOnTimeAndNumbersItsRequestsContiguously()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+
+        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url("/delay?ms=5").ToString(), DurationSeconds = 1, Concurrency = 2,
+        });
+
+        Assert.Equal(Enumerable.Range(0, samples.Count), samples.Select(s => s.Index));
+        // The deadline is set just before the connections' first requests are scheduled, so the measured span
+        // can fall short of the duration by that scheduling time.
+        Assert.InRange(stats.ElapsedNs, 990 * Ms, 2_000 * Ms);
+        Assert.InRange(stats.Count, 100, 420); // two connections × ~1 s / ~5 ms
+    }
+
+    [Fact]
+    public async Task ConnectTimeIsRecordedExactlyForRequestsThatOpenedAConnection()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+
+        var (keepAlive, _, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2 });
+        var (closing, closingStats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2, KeepAlive = false });
+
+        Assert.Equal(2, keepAlive.Count(s => s.ConnectNs is not null));
+        Assert.Equal(40, closing.Count(s => s.ConnectNs is not null));
+        Assert.All(closing, s => Assert.True(s.ConnectNs > 0 && s.ConnectNs < s.HeadersNs && s.HeadersNs <= s.LatencyNs));
+        Assert.Equal(40, closingStats.Connect!.Count);
+    }
+
+    [Fact]
+    public async Task CachingHeadersAreCountedByValue()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+
+        var (_, _, evidence) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/cacheable").ToString(), Requests = 25, Concurrency = 1 });
+
+        Assert.Equal(25, evidence!.Headers["ETag"]["\"v1\""]);
+        Assert.Equal(25, evidence.Headers["Cache-Control"]["public, max-age=60"]);
+        Assert.False(evidence.Headers.ContainsKey("Expires"));
+    }
+}

@@ -1,0 +1,31 @@
+using System.Threading.Channels;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http;
+
+namespace BenchDashboard.Runner.Tests.Http;
+
+/// <summary>Runs the real HTTP executor and collects what it records, without a database in between.</summary>
+static class HttpRun
+{
+    public static async Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> ExecuteAsync(
+        HttpParameters parameters, CancellationToken ct = default)
+    {
+        var channel = Channel.CreateUnbounded<Sample>();
+        var context = new RunContext(new Run { Id = 1, Kind = BenchmarkKind.Http, ParametersJson = Json.Serialize(parameters) }, channel.Writer);
+        try
+        {
+            await new HttpBenchmark().ExecuteAsync(context, ct);
+        }
+        finally
+        {
+            channel.Writer.Complete();
+        }
+        var samples = new List<Sample>();
+        await foreach (var s in channel.Reader.ReadAllAsync()) samples.Add(s);
+        return (samples.OrderBy(s => s.Index).ToList(), RunStatistics.From(samples), context.CachingEvidence);
+    }
+}

@@ -1,0 +1,52 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Data;
+using BenchDashboard.TestSupport;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace BenchDashboard.Runner.Tests.Scheduling;
+
+/// <summary>A runner host on a real, migrated SQLite file in a temp directory (not started unless a test starts it).</summary>
+sealed class RunnerHost : IAsyncDisposable
+{
+    readonly TempDirectory dir = new();
+    public IHost Host { get; }
+    public IServiceProvider Services => Host.Services;
+
+    RunnerHost(Dictionary<string, string?> settings)
+    {
+        var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["Database:Path"] = dir.File("bench.db"),
+            ["Runner:PollIntervalMs"] = "50",
+            ["Runner:HeartbeatIntervalMs"] = "100",
+        });
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.Services.AddBenchCore();
+        builder.Services.AddBenchRunner();
+        Host = builder.Build();
+    }
+
+    public static async Task<RunnerHost> CreateAsync(Dictionary<string, string?>? settings = null)
+    {
+        var host = new RunnerHost(settings ?? []);
+        await host.Services.MigrateDatabaseAsync();
+        return host;
+    }
+
+    public async Task<T> WithDbAsync<T>(Func<BenchDbContext, Task<T>> action)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return await action(scope.ServiceProvider.GetRequiredService<BenchDbContext>());
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Host.Dispose();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        dir.Dispose();
+        await Task.CompletedTask;
+    }
+}

@@ -1,0 +1,125 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Scheduling;
+using BenchDashboard.TestSupport;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace BenchDashboard.Runner.Tests.Scheduling;
+
+public class RunnerServiceTests
+{
+    static long Now => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+
+    static Run RunningSince(long heartbeatMs) => new()
+    {
+        Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Running,
+        QueuedUtcMs = heartbeatMs, StartedUtcMs = heartbeatMs, HeartbeatUtcMs = heartbeatMs, RunnerName = "crashed/1",
+    };
+
+    [Fact]
+    public async Task ARunLeftRunningByACrashBecomesInterruptedOnStart()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        var (orphan, alive) = await host.WithDbAsync(async db =>
+        {
+            var orphan = RunningSince(Now - 10 * 60_000);
+            var alive = RunningSince(Now); // another runner's run, heartbeat fresh: must be left alone
+            db.Runs.AddRange(orphan, alive);
+            await db.SaveChangesAsync();
+            return (orphan.Id, alive.Id);
+        });
+
+        await host.Host.StartAsync();
+        await Eventually(async () => await StatusAsync(host, orphan) == RunStatus.Interrupted);
+        await host.Host.StopAsync();
+
+        Assert.Equal(RunStatus.Running, await StatusAsync(host, alive));
+        var interrupted = await host.WithDbAsync(db => db.Runs.SingleAsync(r => r.Id == orphan));
+        Assert.Contains("no heartbeat", interrupted.Error);
+        Assert.NotNull(interrupted.EndedUtcMs);
+    }
+
+    [Fact]
+    public async Task AQueuedRunIsClaimedOnceEvenByCompetingRunners()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        await host.WithDbAsync(async db =>
+        {
+            db.Runs.Add(new Run { Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now });
+            return await db.SaveChangesAsync();
+        });
+        var store = host.Services.GetRequiredService<RunStore>();
+
+        var claims = await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => Task.Run(() => store.TryClaimAsync(CancellationToken.None))));
+
+        Assert.Single(claims, c => c is not null);
+    }
+
+    [Fact]
+    public async Task ADueCronSlotQueuesExactlyOneRun()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        await host.WithDbAsync(async db =>
+        {
+            db.Benchmarks.Add(new Benchmark
+            {
+                Name = "every minute", Kind = BenchmarkKind.Http, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000,
+                LastScheduledUtcMs = Now - 5 * 60_000,
+                ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 1 }),
+            });
+            db.Benchmarks.Add(new Benchmark
+            {
+                Name = "disabled", Kind = BenchmarkKind.Http, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000, Enabled = false,
+                ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 1 }),
+            });
+            return await db.SaveChangesAsync();
+        });
+        var cron = host.Services.GetRequiredService<CronScheduler>();
+
+        var first = await cron.EnqueueDueAsync(CancellationToken.None);
+        var second = await cron.EnqueueDueAsync(CancellationToken.None);
+
+        Assert.Equal((1, 0), (first, second));
+        var run = await host.WithDbAsync(db => db.Runs.Include(r => r.Benchmark).SingleAsync());
+        Assert.Equal(("every minute", RunStatus.Queued), (run.Benchmark!.Name, run.Status));
+    }
+
+    [Fact]
+    public async Task AQueuedRunIsExecutedAndEverySampleIsStored()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var host = await RunnerHost.CreateAsync(new() { ["Runner:SampleBatchSize"] = "7" });
+        var runId = await host.WithDbAsync(async db =>
+        {
+            var queue = new RunQueue(db, Microsoft.Extensions.Options.Options.Create(new RunLimits()), TimeProvider.System);
+            var result = await queue.EnqueueHttpAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 50, Concurrency = 3, WarmupRequests = 4 }, null, default);
+            return result.Run!.Id;
+        });
+
+        await host.Host.StartAsync();
+        await Eventually(async () => (await StatusAsync(host, runId)).IsFinal());
+        await host.Host.StopAsync();
+
+        var run = await host.WithDbAsync(db => db.Runs.SingleAsync(r => r.Id == runId));
+        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.Equal(54, run.CompletedRequests);
+        Assert.Equal(54, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Contains("\"processorCount\"", run.EnvironmentJson);
+    }
+
+    static Task<RunStatus> StatusAsync(RunnerHost host, long id) =>
+        host.WithDbAsync(db => db.Runs.Where(r => r.Id == id).Select(r => r.Status).SingleAsync());
+
+    static async Task Eventually(Func<Task<bool>> condition)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (!await condition())
+        {
+            if (DateTime.UtcNow > deadline) throw new TimeoutException("Condition not met within 30 s.");
+            await Task.Delay(50);
+        }
+    }
+}
