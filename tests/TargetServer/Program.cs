@@ -3,52 +3,60 @@ using System.Net;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 
+namespace BenchDashboard.TargetServer;
+
 // A target with known latency for the accuracy tests, in its own process so that it shares no thread pool,
 // timers, GC or JIT with the client being measured. Prints "listening <url>" once it accepts connections
 // and exits when its standard input closes, so it never outlives the test that started it.
-var builder = WebApplication.CreateSlimBuilder(args);
-builder.Logging.ClearProviders();
-builder.WebHost.UseKestrel(o => o.Listen(IPAddress.Loopback, 0));
-var app = builder.Build();
-
-// /delay?ms=D: the response is sent D ms after the request reached the server, to within tens of µs.
-// Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
-// machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps
-// (precise on Linux) to 1.2 ms before, then spin the last fraction of a millisecond.
-app.MapGet("/delay", async (HttpContext http, int ms, bool precise = true, int size = 64) =>
+static class Program
 {
-    var start = Stopwatch.GetTimestamp();
-    var target = TimeSpan.FromMilliseconds(ms);
-    if (!precise) await Task.Delay(target);
-    else
+    static async Task Main(string[] args)
     {
-        if (target > TimeSpan.FromMilliseconds(4)) await Task.Delay(target - TimeSpan.FromMilliseconds(3));
-        while (target - Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(1.2)) Thread.Sleep(1);
-        while (Stopwatch.GetElapsedTime(start) < target) Thread.SpinWait(20);
+        var builder = WebApplication.CreateSlimBuilder(args);
+        builder.Logging.ClearProviders();
+        builder.WebHost.UseKestrel(o => o.Listen(IPAddress.Loopback, 0));
+        var app = builder.Build();
+
+        // /delay?ms=D: the response is sent D ms after the request reached the server, to within tens of µs.
+        // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
+        // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps
+        // (precise on Linux) to 1.2 ms before, then spin the last fraction of a millisecond.
+        app.MapGet("/delay", async (HttpContext http, int ms, bool precise = true, int size = 64) =>
+        {
+            var start = Stopwatch.GetTimestamp();
+            var target = TimeSpan.FromMilliseconds(ms);
+            if (!precise) await Task.Delay(target);
+            else
+            {
+                if (target > TimeSpan.FromMilliseconds(4)) await Task.Delay(target - TimeSpan.FromMilliseconds(3));
+                while (target - Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(1.2)) Thread.Sleep(1);
+                while (Stopwatch.GetElapsedTime(start) < target) Thread.SpinWait(20);
+            }
+            await WriteAsync(http, size);
+        });
+        app.MapGet("/ok", (HttpContext http, int size = 64) => WriteAsync(http, size));
+        app.MapGet("/status", (HttpContext http, int code) =>
+        {
+            http.Response.StatusCode = code;
+            return WriteAsync(http, 16);
+        });
+        app.MapGet("/cacheable", (HttpContext http) =>
+        {
+            http.Response.Headers.ETag = "\"v1\"";
+            http.Response.Headers.CacheControl = "public, max-age=60";
+            return WriteAsync(http, 16);
+        });
+
+        await app.StartAsync();
+        Console.WriteLine($"listening {app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()}");
+        await Console.In.ReadToEndAsync();
+        await app.StopAsync();
     }
-    await WriteAsync(http, size);
-});
-app.MapGet("/ok", (HttpContext http, int size = 64) => WriteAsync(http, size));
-app.MapGet("/status", (HttpContext http, int code) =>
-{
-    http.Response.StatusCode = code;
-    return WriteAsync(http, 16);
-});
-app.MapGet("/cacheable", (HttpContext http) =>
-{
-    http.Response.Headers.ETag = "\"v1\"";
-    http.Response.Headers.CacheControl = "public, max-age=60";
-    return WriteAsync(http, 16);
-});
 
-await app.StartAsync();
-Console.WriteLine($"listening {app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()}");
-await Console.In.ReadToEndAsync();
-await app.StopAsync();
-
-// Kestrel disables Nagle and sends a small response with a known length in one write: no delayed-ACK stall.
-static Task WriteAsync(HttpContext http, int size)
-{
-    http.Response.ContentLength = size;
-    return http.Response.Body.WriteAsync(new byte[size]).AsTask();
+    // Kestrel disables Nagle and sends a small response with a known length in one write: no delayed-ACK stall.
+    static Task WriteAsync(HttpContext http, int size)
+    {
+        http.Response.ContentLength = size;
+        return http.Response.Body.WriteAsync(new byte[size]).AsTask();
+    }
 }

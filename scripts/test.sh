@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole test suite, from a clean clone: installs the npm packages (Chart.js), builds in Release, runs
+# each test project in turn (latency tests must not share the two cores with another test run) and ends
+# with one line: "N passed, N failed, N skipped". Exits non-zero on any failure or when no test ran.
+# Tests start what they need themselves (a child-process Kestrel target, temp SQLite files).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+npm ci --no-audit --no-fund --loglevel=error || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+dotnet build BenchDashboard.sln -c Release -nologo -v quiet || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+
+passed=0 failed=0 skipped=0 status=0
+for project in tests/*.Tests/*.csproj; do
+  log=$(mktemp)
+  dotnet test "$project" -c Release --no-build -nologo 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  summary=$(grep -E '(Passed|Failed)! +- +Failed: +[0-9]+, +Passed: +[0-9]+, +Skipped: +[0-9]+' "$log" | tail -n 1)
+  if [ -n "$summary" ]; then
+    f=$(sed -E 's/.*Failed: +([0-9]+),.*/\1/' <<<"$summary")
+    p=$(sed -E 's/.*Passed: +([0-9]+),.*/\1/' <<<"$summary")
+    s=$(sed -E 's/.*Skipped: +([0-9]+),.*/\1/' <<<"$summary")
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+  elif [ "$rc" -ne 0 ]; then
+    echo "$project: the test host failed without a summary (exit $rc)"
+    failed=$((failed + 1))
+  fi
+  [ "$rc" -ne 0 ] && status=1
+  rm -f "$log"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $((passed + failed)) -eq 0 ] && { echo "no test ran"; exit 1; }
+exit $status

@@ -1,0 +1,48 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using BenchDashboard.TestSupport;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace BenchDashboard.Web.Tests;
+
+/// <summary>The real dashboard with its embedded runner, on a fresh SQLite file in a temp directory.</summary>
+public sealed class DashboardFactory : WebApplicationFactory<Program>
+{
+    readonly TempDirectory dir = new();
+    readonly Dictionary<string, string?> settings;
+
+    public DashboardFactory(Dictionary<string, string?>? settings = null) => this.settings = settings ?? [];
+
+    public string DatabasePath => dir.File("bench.db");
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        builder.UseSetting("Database:Path", DatabasePath);
+        builder.UseSetting("Demo:Seed", "false");
+        builder.UseSetting("Runner:PollIntervalMs", "50");
+        builder.UseSetting("Runner:HeartbeatIntervalMs", "100");
+        builder.UseSetting("RunLimits:MaxRequests", "5000");
+        foreach (var (key, value) in settings) builder.UseSetting(key, value);
+    }
+
+    /// <summary>Polls the API until the run leaves queued/running.</summary>
+    public static async Task<JsonElement> WaitForEndAsync(HttpClient client, long id)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (true)
+        {
+            var run = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}?includeStats=false");
+            if (run.GetProperty("status").GetString() is not ("queued" or "running")) return await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}");
+            if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {id} still {run.GetProperty("status")} after 60 s.");
+            await Task.Delay(50);
+        }
+    }
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        dir.Dispose();
+    }
+}

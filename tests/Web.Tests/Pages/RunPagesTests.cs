@@ -1,0 +1,181 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchDashboard.Web.Tests.Pages;
+
+public class RunPagesTests
+{
+    static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };
+
+    [Fact]
+    public async Task TheNewRunFormRejectsBadInputBesideEachFieldAndQueuesNothing()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
+        {
+            ["Http.Url"] = "ftp://example",
+            ["Http.Method"] = "GET",
+            ["Http.Mode"] = "requests",
+            ["Http.Requests"] = "999999999",
+            ["Http.Concurrency"] = "0",
+            ["Http.TimeoutMs"] = "1000",
+            ["Http.WarmupRequests"] = "0",
+            ["Http.Headers"] = "no colon here",
+        });
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var html = WebUtility.HtmlDecode(await response.Content.ReadAsStringAsync());
+        Assert.Contains("'no colon here' is not a header: write one 'Name: value' per line.", html);
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+
+        var second = await FormPost.SubmitAsync(client, "/runs/new", new()
+        {
+            ["Http.Url"] = "ftp://example", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "999999999",
+            ["Http.Concurrency"] = "0", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
+        });
+        var secondHtml = WebUtility.HtmlDecode(await second.Content.ReadAsStringAsync());
+        Assert.Contains("Enter an absolute http:// or https:// URL.", secondHtml);
+        Assert.Contains("RunLimits:MaxRequests", secondHtml);
+        Assert.Contains("Concurrency must be between 1 and", secondHtml);
+        Assert.Contains("data-valmsg-for=\"Http.Url\"", secondHtml);
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+    }
+
+    [Fact]
+    public async Task ANonNumberInANumberFieldIsAFieldErrorNotAQueuedRun()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
+        {
+            ["Http.Url"] = "http://127.0.0.1:1/", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "lots",
+            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
+        });
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains("lots", WebUtility.HtmlDecode(await response.Content.ReadAsStringAsync()));
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+    }
+
+    [Fact]
+    public async Task AValidFormQueuesARunWhosePageShowsTheLadderWhenDone()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
+        {
+            ["Http.Url"] = target.Url("/cacheable").ToString(), ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "40",
+            ["Http.Concurrency"] = "2", ["Http.KeepAlive"] = "true", ["Http.TimeoutMs"] = "5000", ["Http.WarmupRequests"] = "3",
+        });
+
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        var location = response.Headers.Location!.OriginalString;
+        var id = long.Parse(location["/runs/".Length..]);
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync(location));
+        Assert.Contains("id=\"ladder\"", html);
+        foreach (var rung in new[] { "50%", "66%", "75%", "80%", "90%", "95%", "98%", "99%", "99.9%", "100% (slowest)" })
+            Assert.Contains($">{rung}<", html);
+        Assert.Contains("id=\"connection-times\"", html);
+        Assert.Contains("id=\"cold-warm\"", html);
+        Assert.Contains("\"v1\"", html); // the ETag in the caching evidence table
+        Assert.Contains("chart.umd.min.js", html);
+        Assert.Contains(">completed<", html);
+    }
+
+    [Fact]
+    public async Task TheRunsListFiltersByStatusNewestFirst()
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Embedded"] = "false" });
+        var client = app.CreateClient();
+        for (var i = 0; i < 3; i++)
+            await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = $"http://127.0.0.1:1/run-{i}", requests = 1 });
+
+        var all = await client.GetStringAsync("/");
+        var queued = await client.GetStringAsync("/?status=Queued");
+        var failed = await client.GetStringAsync("/?status=Failed");
+
+        Assert.True(all.IndexOf("run-2", StringComparison.Ordinal) < all.IndexOf("run-0", StringComparison.Ordinal));
+        Assert.Contains("run-1", queued);
+        Assert.DoesNotContain("run-1", failed);
+    }
+
+    [Fact]
+    public async Task ARunLeftRunningByACrashIsInterruptedWhenTheDashboardStarts()
+    {
+        await using var app = new DashboardFactory();
+        var options = new DbContextOptionsBuilder<BenchDbContext>().UseSqlite($"Data Source={app.DatabasePath}").Options;
+        long id;
+        await using (var db = new BenchDbContext(options))
+        {
+            await db.Database.MigrateAsync();
+            var orphan = new Run
+            {
+                Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Running, QueuedUtcMs = 1, StartedUtcMs = 1, HeartbeatUtcMs = 1, RunnerName = "gone/1",
+            };
+            db.Runs.Add(orphan);
+            await db.SaveChangesAsync();
+            id = orphan.Id;
+        }
+
+        var run = await DashboardFactory.WaitForEndAsync(app.CreateClient(), id);
+
+        Assert.Equal("interrupted", run.GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public async Task ABenchmarkWithABadScheduleIsNotSaved()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", new()
+        {
+            ["Name"] = "nightly", ["CronSchedule"] = "every night", ["Enabled"] = "true",
+            ["Http.Url"] = "http://127.0.0.1:1/", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "10",
+            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
+        });
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains("five-field cron expression", await response.Content.ReadAsStringAsync());
+        Assert.DoesNotContain("nightly", await client.GetStringAsync("/benchmarks"));
+    }
+
+    [Fact]
+    public async Task ASavedBenchmarkCanBeRunNow()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var saved = await FormPost.SubmitAsync(client, "/benchmarks/edit", new()
+        {
+            ["Name"] = "ok endpoint", ["CronSchedule"] = "", ["Enabled"] = "true",
+            ["Http.Url"] = target.Url("/ok").ToString(), ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "10",
+            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
+        });
+        Assert.Equal(HttpStatusCode.Redirect, saved.StatusCode);
+        var list = await client.GetStringAsync("/benchmarks");
+        var benchmarkId = System.Text.RegularExpressions.Regex.Match(list, "/benchmarks/edit/(\\d+)").Groups[1].Value;
+
+        var run = await FormPost.SubmitAsync(client, $"/benchmarks?handler=Run&id={benchmarkId}", []);
+
+        Assert.Equal(HttpStatusCode.Redirect, run.StatusCode);
+        var id = long.Parse(run.Headers.Location!.OriginalString["/runs/".Length..]);
+        var finished = await DashboardFactory.WaitForEndAsync(client, id);
+        Assert.Equal("ok endpoint", finished.GetProperty("benchmarkName").GetString());
+        Assert.Equal(10, finished.GetProperty("stats").GetProperty("count").GetInt32());
+    }
+}
