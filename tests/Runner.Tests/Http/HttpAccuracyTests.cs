@@ -56,14 +56,15 @@ public class HttpAccuracyTests
     }
 
     /// <summary>
-    /// A fresh process runs the client and the in-process target in tier-0 code, and the JIT recompiles hot
-    /// methods in the background during the first second; measured then, 1-2 % of requests are 3-5 ms slow
-    /// for reasons that have nothing to do with the target. One second of unmeasured traffic lets that finish,
-    /// just as a user's warm-up requests would. It hits the measured URL itself: other paths of the target
-    /// (Task.Delay for longer delays) would still be tiering up during the measurement.
+    /// Fresh processes (the client here and the target) start in tier-0 code, and with tiered PGO a hot method
+    /// passes an instrumented tier before the JIT recompiles it in the background (about 30 calls each);
+    /// measured meanwhile, a few percent of requests are 3-5 ms slow for reasons that have nothing to do with
+    /// the target. Two seconds of unmeasured traffic on eight connections (≥ 300 calls even at 50 ms) let that
+    /// finish, as a user's warm-up requests would. It hits the measured URL itself: another path of the
+    /// target (Task.Delay is used only for longer delays) would still be tiering up during the measurement.
     /// </summary>
     static Task WarmUpAsync(Uri url) =>
-        HttpRun.ExecuteAsync(new HttpParameters { Url = url.ToString(), DurationSeconds = 1, Concurrency = 4 });
+        HttpRun.ExecuteAsync(new HttpParameters { Url = url.ToString(), DurationSeconds = 2, Concurrency = 8 });
 
     [Fact]
     public async Task ConcurrentThroughputObeysLittlesLaw()
