@@ -20,6 +20,7 @@ trap cleanup EXIT
 
 mkdir -p "$work/www" "$work/logs"
 head -c 4096 /dev/urandom > "$work/www/4k.bin"
+chmod 755 "$work" "$work/www" && chmod 644 "$work/www/4k.bin" # nginx workers run unprivileged
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -31,8 +32,6 @@ http {
   sendfile on;
   keepalive_requests 10000000;
   keepalive_timeout 120s;
-  client_body_temp_path $work/logs; proxy_temp_path $work/logs; fastcgi_temp_path $work/logs;
-  uwsgi_temp_path $work/logs; scgi_temp_path $work/logs;
   server { listen 127.0.0.1:$nginx_port; root $work/www; location / { } }
 }
 CONF
@@ -40,11 +39,11 @@ nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
 
 dotnet build src/Web -c Release -nologo -v quiet >/dev/null
 ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port Database__Path="$work/bench.db" Demo__Seed=false \
-  Logging__LogLevel__Default=Warning dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot src/Web >"$work/logs/web.log" 2>&1 &
+  Logging__LogLevel__Default=Warning dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/logs/web.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$web_port/api/runs" >/dev/null && break; sleep 0.2; done
 url="http://127.0.0.1:$nginx_port/4k.bin"
-curl -sf "$url" -o /dev/null
+curl -sf "$url" -o /dev/null || { echo "nginx is not serving $url:"; cat "$work/logs/error.log"; exit 1; }
 
 run_wrk() { # concurrency → "rps p50_ms p99_ms"
   local c=$1 threads=$(( $1 > 1 ? 2 : 1 ))
