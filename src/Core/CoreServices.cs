@@ -4,6 +4,7 @@ using BenchDashboard.Core.Runs;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
@@ -14,7 +15,7 @@ public static class CoreServices
     /// <summary>Storage, options and the query/command services that both hosts share.</summary>
     public static IServiceCollection AddBenchCore(this IServiceCollection services)
     {
-        services.TryAddTimeProvider();
+        services.TryAddSingleton(TimeProvider.System);
         services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section);
         services.AddDbContext<BenchDbContext>((sp, options) =>
@@ -23,11 +24,6 @@ public static class CoreServices
         services.AddScoped<RunQueries>();
         services.AddScoped<BenchmarkStore>();
         return services;
-    }
-
-    static void TryAddTimeProvider(this IServiceCollection services)
-    {
-        if (!services.Any(d => d.ServiceType == typeof(TimeProvider))) services.AddSingleton(TimeProvider.System);
     }
 
     static string ConnectionString(DatabaseOptions options, IHostEnvironment env)

@@ -15,7 +15,6 @@ public static class RunnerServices
         services.AddSingleton<RunStore>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
-        services.AddSingleton<RunnerHealth>();
         services.AddSingleton<IBenchmarkExecutor, HttpBenchmark>();
         services.AddHostedService<RunnerService>();
         return services;

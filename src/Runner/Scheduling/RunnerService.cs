@@ -10,7 +10,7 @@ namespace BenchDashboard.Runner.Scheduling;
 /// at most <see cref="RunnerOptions.MaxParallelRuns"/> at a time.
 /// </summary>
 public sealed class RunnerService(
-    RunStore store, CronScheduler cron, RunProcessor processor, RunnerHealth health,
+    RunStore store, CronScheduler cron, RunProcessor processor,
     IOptions<RunnerOptions> options, ILogger<RunnerService> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -28,7 +28,6 @@ public sealed class RunnerService(
                 inFlight.RemoveAll(t => t.IsCompleted);
                 while (inFlight.Count < options.Value.MaxParallelRuns && await store.TryClaimAsync(stoppingToken) is { } run)
                     inFlight.Add(processor.ProcessAsync(run, stoppingToken));
-                health.LastLoopUtc = DateTimeOffset.UtcNow;
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
@@ -46,8 +45,3 @@ public sealed class RunnerService(
     }
 }
 
-/// <summary>When the runner loop last went round; a health check reads it.</summary>
-public sealed class RunnerHealth
-{
-    public DateTimeOffset? LastLoopUtc { get; set; }
-}
