@@ -26,6 +26,14 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
         foreach (var (key, value) in settings) builder.UseSetting(key, value);
     }
 
+    /// <summary>Queues a run through the API and returns its id.</summary>
+    public static async Task<long> CreateRunAsync(HttpClient client, object body)
+    {
+        var response = await client.PostAsJsonAsync("/api/runs", body);
+        response.EnsureSuccessStatusCode();
+        return (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+    }
+
     /// <summary>Polls the API until the run leaves queued/running.</summary>
     public static async Task<JsonElement> WaitForEndAsync(HttpClient client, long id)
     {

@@ -91,9 +91,7 @@ public class RunsApiTests
         await using var target = await KestrelTarget.StartAsync();
         await using var app = new DashboardFactory();
         var client = app.CreateClient();
-        var created = await (await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = target.Url("/delay?ms=20").ToString(), requests = 5000 }))
-            .Content.ReadFromJsonAsync<JsonElement>();
-        var id = created.GetProperty("id").GetInt64();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=20").ToString(), requests = 5000 });
         while ((await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}?includeStats=false")).GetProperty("completedRequests").GetInt32() < 5)
             await Task.Delay(50);
 
@@ -113,9 +111,7 @@ public class RunsApiTests
         await using var target = await KestrelTarget.StartAsync();
         await using var app = new DashboardFactory();
         var client = app.CreateClient();
-        var created = await (await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = target.Url("/status?code=503").ToString(), requests = 3 }))
-            .Content.ReadFromJsonAsync<JsonElement>();
-        var id = created.GetProperty("id").GetInt64();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/status?code=503").ToString(), requests = 3 });
         await DashboardFactory.WaitForEndAsync(client, id);
 
         var csv = (await client.GetStringAsync($"/api/runs/{id}/samples?format=csv")).Split('\n', StringSplitOptions.RemoveEmptyEntries);

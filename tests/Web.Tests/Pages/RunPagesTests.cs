@@ -14,34 +14,29 @@ public class RunPagesTests
 {
     static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };
 
+    /// <summary>The HTTP fields of the new-run and benchmark forms, as a browser posts them.</summary>
+    static Dictionary<string, string> HttpFields(string url, string requests, string concurrency = "1", string timeoutMs = "1000", string warmup = "0") => new()
+    {
+        ["Http.Url"] = url, ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = requests,
+        ["Http.Concurrency"] = concurrency, ["Http.TimeoutMs"] = timeoutMs, ["Http.WarmupRequests"] = warmup,
+    };
+
     [Fact]
     public async Task TheNewRunFormRejectsBadInputBesideEachFieldAndQueuesNothing()
     {
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
 
-        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
-        {
-            ["Http.Url"] = "ftp://example",
-            ["Http.Method"] = "GET",
-            ["Http.Mode"] = "requests",
-            ["Http.Requests"] = "999999999",
-            ["Http.Concurrency"] = "0",
-            ["Http.TimeoutMs"] = "1000",
-            ["Http.WarmupRequests"] = "0",
-            ["Http.Headers"] = "no colon here",
-        });
+        var fields = HttpFields("ftp://example", "999999999", concurrency: "0");
+        fields["Http.Headers"] = "no colon here";
+        var response = await FormPost.SubmitAsync(client, "/runs/new", fields);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var html = WebUtility.HtmlDecode(await response.Content.ReadAsStringAsync());
         Assert.Contains("'no colon here' is not a header: write one 'Name: value' per line.", html);
         Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
 
-        var second = await FormPost.SubmitAsync(client, "/runs/new", new()
-        {
-            ["Http.Url"] = "ftp://example", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "999999999",
-            ["Http.Concurrency"] = "0", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
-        });
+        var second = await FormPost.SubmitAsync(client, "/runs/new", HttpFields("ftp://example", "999999999", concurrency: "0"));
         var secondHtml = WebUtility.HtmlDecode(await second.Content.ReadAsStringAsync());
         Assert.Contains("Enter an absolute http:// or https:// URL.", secondHtml);
         Assert.Contains("RunLimits:MaxRequests", secondHtml);
@@ -56,11 +51,7 @@ public class RunPagesTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
 
-        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
-        {
-            ["Http.Url"] = "http://127.0.0.1:1/", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "lots",
-            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
-        });
+        var response = await FormPost.SubmitAsync(client, "/runs/new", HttpFields("http://127.0.0.1:1/", "lots"));
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Contains("lots", WebUtility.HtmlDecode(await response.Content.ReadAsStringAsync()));
@@ -74,11 +65,9 @@ public class RunPagesTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
 
-        var response = await FormPost.SubmitAsync(client, "/runs/new", new()
-        {
-            ["Http.Url"] = target.Url("/cacheable").ToString(), ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "40",
-            ["Http.Concurrency"] = "2", ["Http.KeepAlive"] = "true", ["Http.TimeoutMs"] = "5000", ["Http.WarmupRequests"] = "3",
-        });
+        var fields = HttpFields(target.Url("/cacheable").ToString(), "40", concurrency: "2", timeoutMs: "5000", warmup: "3");
+        fields["Http.KeepAlive"] = "true";
+        var response = await FormPost.SubmitAsync(client, "/runs/new", fields);
 
         Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
         var location = response.Headers.Location!.OriginalString;
@@ -142,12 +131,9 @@ public class RunPagesTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
 
-        var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", new()
-        {
-            ["Name"] = "nightly", ["CronSchedule"] = "every night", ["Enabled"] = "true",
-            ["Http.Url"] = "http://127.0.0.1:1/", ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "10",
-            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
-        });
+        var fields = HttpFields("http://127.0.0.1:1/", "10");
+        (fields["Name"], fields["CronSchedule"], fields["Enabled"]) = ("nightly", "every night", "true");
+        var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.Contains("five-field cron expression", await response.Content.ReadAsStringAsync());
@@ -160,12 +146,9 @@ public class RunPagesTests
         await using var target = await KestrelTarget.StartAsync();
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
-        var saved = await FormPost.SubmitAsync(client, "/benchmarks/edit", new()
-        {
-            ["Name"] = "ok endpoint", ["CronSchedule"] = "", ["Enabled"] = "true",
-            ["Http.Url"] = target.Url("/ok").ToString(), ["Http.Method"] = "GET", ["Http.Mode"] = "requests", ["Http.Requests"] = "10",
-            ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "1000", ["Http.WarmupRequests"] = "0",
-        });
+        var fields = HttpFields(target.Url("/ok").ToString(), "10");
+        (fields["Name"], fields["CronSchedule"], fields["Enabled"]) = ("ok endpoint", "", "true");
+        var saved = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
         Assert.Equal(HttpStatusCode.Redirect, saved.StatusCode);
         var list = await client.GetStringAsync("/benchmarks");
         var benchmarkId = System.Text.RegularExpressions.Regex.Match(list, "/benchmarks/edit/(\\d+)").Groups[1].Value;
