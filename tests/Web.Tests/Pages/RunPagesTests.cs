@@ -41,7 +41,8 @@ public class RunPagesTests
         Assert.Contains("Enter an absolute http:// or https:// URL.", secondHtml);
         Assert.Contains("RunLimits:MaxRequests", secondHtml);
         Assert.Contains("Concurrency must be between 1 and", secondHtml);
-        Assert.Contains("data-valmsg-for=\"Http.Url\"", secondHtml);
+        // Beside its field: the message is inside the validation span of Http.Url, not just somewhere on the page.
+        Assert.Matches("data-valmsg-for=\"Http.Url\"[^>]*>Enter an absolute http:// or https:// URL.</span>", secondHtml);
         Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
     }
 
@@ -97,7 +98,8 @@ public class RunPagesTests
         var queued = await client.GetStringAsync("/?status=Queued");
         var failed = await client.GetStringAsync("/?status=Failed");
 
-        Assert.True(all.IndexOf("run-2", StringComparison.Ordinal) < all.IndexOf("run-0", StringComparison.Ordinal));
+        var (newest, oldest) = (all.IndexOf("run-2", StringComparison.Ordinal), all.IndexOf("run-0", StringComparison.Ordinal));
+        Assert.True(newest >= 0 && oldest > newest, $"run-2 at {newest}, run-0 at {oldest}");
         Assert.Contains("run-1", queued);
         Assert.DoesNotContain("run-1", failed);
     }
