@@ -20,6 +20,8 @@ public static class CoreServices
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section);
         services.AddDbContext<BenchDbContext>((sp, options) =>
             options.UseSqlite(ConnectionString(sp.GetRequiredService<IOptions<DatabaseOptions>>().Value, sp.GetRequiredService<IHostEnvironment>())));
+        services.AddSingleton<CacheConnections>();
+        services.AddSingleton<ParameterValidation>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
         services.AddScoped<BenchmarkStore>();

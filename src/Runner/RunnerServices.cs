@@ -1,4 +1,5 @@
 using BenchDashboard.Core;
+using BenchDashboard.Runner.Cache;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.Runner.Scheduling;
@@ -16,6 +17,7 @@ public static class RunnerServices
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
         services.AddSingleton<IBenchmarkExecutor, HttpBenchmark>();
+        services.AddSingleton<IBenchmarkExecutor, CacheBenchmark>();
         services.AddHostedService<RunnerService>();
         return services;
     }

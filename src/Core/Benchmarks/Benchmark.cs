@@ -7,7 +7,7 @@ public sealed class Benchmark
     public required string Name { get; set; }
     public BenchmarkKind Kind { get; set; }
 
-    /// <summary>The kind's parameter record as JSON (for <see cref="BenchmarkKind.Http"/>: <see cref="HttpParameters"/>).</summary>
+    /// <summary>The kind's parameter record as JSON (<see cref="HttpParameters"/> or <see cref="CacheParameters"/>).</summary>
     public required string ParametersJson { get; set; }
 
     /// <summary>Optional five-field cron expression (UTC); null means "on demand only".</summary>

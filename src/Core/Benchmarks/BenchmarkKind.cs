@@ -5,4 +5,7 @@ public enum BenchmarkKind
 {
     /// <summary>HTTP request latency against a URL (seeds 000 and 002).</summary>
     Http,
+
+    /// <summary>Cache writes and reads, phase by phase, against Redis or an in-process cache (seed 004).</summary>
+    Cache,
 }

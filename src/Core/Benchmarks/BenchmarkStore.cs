@@ -1,12 +1,11 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.Options;
 using NCrontab;
 
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>Saved benchmark definitions: validated before anything is stored.</summary>
-public sealed class BenchmarkStore(BenchDbContext db, IOptions<RunLimits> limits, TimeProvider time)
+public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation validation, TimeProvider time)
 {
     public Task<List<Benchmark>> ListAsync(CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().OrderBy(b => b.Name).ToListAsync(ct);
@@ -15,10 +14,17 @@ public sealed class BenchmarkStore(BenchDbContext db, IOptions<RunLimits> limits
         db.Benchmarks.AsNoTracking().FirstOrDefaultAsync(b => b.Id == id, ct);
 
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
-    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveHttpAsync(
-        int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct)
+    public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+        int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct) =>
+        SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, ct);
+
+    public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+        int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct) =>
+        SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, ct);
+
+    async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+        int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled, CancellationToken ct)
     {
-        var errors = HttpParametersValidator.Validate(parameters, limits.Value);
         name = name.Trim();
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
@@ -40,8 +46,8 @@ public sealed class BenchmarkStore(BenchDbContext db, IOptions<RunLimits> limits
             db.Benchmarks.Add(benchmark);
         }
         benchmark.Name = name;
-        benchmark.Kind = BenchmarkKind.Http;
-        benchmark.ParametersJson = Json.Serialize(parameters);
+        benchmark.Kind = kind;
+        benchmark.ParametersJson = parametersJson;
         if (benchmark.CronSchedule != cron) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
         benchmark.CronSchedule = cron;
         benchmark.Enabled = enabled;

@@ -32,5 +32,8 @@ public sealed class Run
     /// <summary>Distinct values of caching headers seen in responses (<see cref="CachingEvidence"/>) as JSON.</summary>
     public string? CachingEvidenceJson { get; set; }
 
+    /// <summary>What the executor wants a reader to know (<see cref="RunNotes"/>: error messages, cleanup) as JSON.</summary>
+    public string? NotesJson { get; set; }
+
     public string? Error { get; set; }
 }

@@ -1,7 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Runs;
 
@@ -14,18 +13,29 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 }
 
 /// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
-public sealed class RunQueue(BenchDbContext db, IOptions<RunLimits> limits, TimeProvider time)
+public sealed class RunQueue(BenchDbContext db, ParameterValidation validation, TimeProvider time)
 {
-    public async Task<EnqueueResult> EnqueueHttpAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct)
-    {
-        var errors = HttpParametersValidator.Validate(parameters, limits.Value);
-        if (errors.Count > 0) return new EnqueueResult(null, errors);
+    public Task<EnqueueResult> EnqueueAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct) =>
+        EnqueueAsync(BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), benchmarkId, ct);
 
+    public Task<EnqueueResult> EnqueueAsync(CacheParameters parameters, int? benchmarkId, CancellationToken ct) =>
+        EnqueueAsync(BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), benchmarkId, ct);
+
+    /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits.</summary>
+    public Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
+    {
+        var (json, errors) = validation.Validate(benchmark.Kind, benchmark.ParametersJson);
+        return EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
+    }
+
+    async Task<EnqueueResult> EnqueueAsync(BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct)
+    {
+        if (errors.Count > 0) return new EnqueueResult(null, errors);
         var run = new Run
         {
             BenchmarkId = benchmarkId,
-            Kind = BenchmarkKind.Http,
-            ParametersJson = Json.Serialize(parameters),
+            Kind = kind,
+            ParametersJson = parametersJson,
             Status = RunStatus.Queued,
             QueuedUtcMs = time.GetUtcNow().ToUnixTimeMilliseconds(),
         };

@@ -1,7 +1,7 @@
 namespace BenchDashboard.Core.Runs;
 
 /// <summary>
-/// One request. All durations are nanoseconds converted exactly from Stopwatch ticks (no rounding to ms).
+/// One request or operation. All durations are nanoseconds converted exactly from Stopwatch ticks (no rounding to ms).
 /// Keyed by (RunId, Index): the index is the order in which requests started across all connections.
 /// </summary>
 public sealed class Sample
@@ -28,4 +28,13 @@ public sealed class Sample
 
     /// <summary>Which connection (worker) issued it, 0..concurrency-1.</summary>
     public int Connection { get; set; }
+
+    /// <summary>
+    /// The series this sample belongs to when a run measures several things in turn (a cache run's phase,
+    /// e.g. "read-miss"); null for a run with a single series (HTTP).
+    /// </summary>
+    public string? Series { get; set; }
+
+    /// <summary>For cache reads: whether the key was found. A miss is an answer, not an error. Null otherwise.</summary>
+    public bool? Hit { get; set; }
 }

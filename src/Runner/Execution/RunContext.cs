@@ -17,6 +17,9 @@ public sealed class RunContext(Run run, ChannelWriter<Sample> samples)
     /// <summary>Set by the executor before it returns; saved with the run.</summary>
     public CachingEvidence? CachingEvidence { get; set; }
 
+    /// <summary>Error messages and notes for the reader; saved with the run when it has any.</summary>
+    public RunNotes Notes { get; } = new();
+
     /// <summary>
     /// Hands the sample to the background writer. The channel is unbounded, so this never waits for the
     /// disk: a slow database cannot stall request timing.

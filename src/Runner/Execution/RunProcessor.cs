@@ -21,7 +21,7 @@ public sealed class RunProcessor(
         var executor = executors.FirstOrDefault(e => e.Kind == run.Kind);
         if (executor is null)
         {
-            await store.FinishAsync(run.Id, RunStatus.Failed, 0, environmentJson, null, $"No executor for kind {run.Kind}.", CancellationToken.None);
+            await store.FinishAsync(run.Id, RunStatus.Failed, 0, environmentJson, null, null, $"No executor for kind {run.Kind}.", CancellationToken.None);
             return;
         }
 
@@ -70,7 +70,7 @@ public sealed class RunProcessor(
         heartbeatStop.Cancel();
         await heartbeat;
 
-        await store.FinishAsync(run.Id, status, context.Completed, environmentJson, context.CachingEvidence, error, CancellationToken.None);
+        await store.FinishAsync(run.Id, status, context.Completed, environmentJson, context.CachingEvidence, context.Notes, error, CancellationToken.None);
         logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, context.Completed);
     }
 

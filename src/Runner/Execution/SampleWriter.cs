@@ -40,8 +40,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize)
         await using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = """
-            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection)
-            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection)
+            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection, Series, Hit)
+            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection, $series, $hit)
             """;
         var run = Parameter(insert, "$run");
         var index = Parameter(insert, "$index");
@@ -54,6 +54,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize)
         var error = Parameter(insert, "$error");
         var warmup = Parameter(insert, "$warmup");
         var connection = Parameter(insert, "$connection");
+        var series = Parameter(insert, "$series");
+        var hit = Parameter(insert, "$hit");
         await insert.PrepareAsync(ct);
 
         foreach (var s in batch)
@@ -69,6 +71,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize)
             error.Value = (int)s.Error;
             warmup.Value = s.IsWarmup;
             connection.Value = s.Connection;
+            series.Value = (object?)s.Series ?? DBNull.Value;
+            hit.Value = (object?)s.Hit ?? DBNull.Value;
             await insert.ExecuteNonQueryAsync(ct);
         }
         await transaction.CommitAsync(ct);

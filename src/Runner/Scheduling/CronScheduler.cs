@@ -37,7 +37,7 @@ public sealed class CronScheduler(IServiceScopeFactory scopes, TimeProvider time
                 $"UPDATE Benchmarks SET LastScheduledUtcMs = {nowMs} WHERE Id = {benchmark.Id} AND LastScheduledUtcMs IS {benchmark.LastScheduledUtcMs}", ct);
             if (won != 1) continue;
 
-            var result = await queue.EnqueueHttpAsync(Json.Deserialize<HttpParameters>(benchmark.ParametersJson), benchmark.Id, ct);
+            var result = await queue.EnqueueAsync(benchmark, ct);
             if (result.IsValid) queued++;
             else logger.LogWarning("Scheduled benchmark {Name} was not queued: {Errors}", benchmark.Name,
                 string.Join(" ", result.Errors.SelectMany(e => e.Value)));

@@ -56,16 +56,17 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         return await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).FirstAsync(ct);
     }
 
-    public async Task FinishAsync(long runId, RunStatus status, int completed, string? environmentJson, CachingEvidence? evidence, string? error, CancellationToken ct)
+    public async Task FinishAsync(long runId, RunStatus status, int completed, string? environmentJson, CachingEvidence? evidence, RunNotes? notes, string? error, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var statusName = status.ToString();
         var evidenceJson = evidence is null ? null : Json.Serialize(evidence);
+        var notesJson = notes is null || notes.IsEmpty ? null : Json.Serialize(notes);
         await db.Database.ExecuteSqlInterpolatedAsync(
             $"""
             UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, HeartbeatUtcMs = {Now}, CompletedRequests = {completed},
-                EnvironmentJson = {environmentJson}, CachingEvidenceJson = {evidenceJson}, Error = {error}
+                EnvironmentJson = {environmentJson}, CachingEvidenceJson = {evidenceJson}, NotesJson = {notesJson}, Error = {error}
             WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}
             """, ct);
     }

@@ -43,7 +43,7 @@ public static class RunsApi
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { [ex.Path?.TrimStart('$', '.') ?? "body"] = [ex.Message] });
         }
 
-        var result = await queue.EnqueueHttpAsync(parameters, benchmarkId: null, ct);
+        var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct);
         if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
         return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
     }

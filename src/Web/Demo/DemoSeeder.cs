@@ -51,9 +51,9 @@ sealed class DemoSeeder(
             {
                 Url = $"{address}/target/cacheable?coldMs=400", Requests = 100, Concurrency = 1,
             };
-            var (demo, _) = await store.SaveHttpAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
-            await store.SaveHttpAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
-            await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueHttpAsync(latency, demo!.Id, ct);
+            var (demo, _) = await store.SaveAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
+            await store.SaveAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
+            await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo!.Id, ct);
             logger.LogInformation("Seeded demo benchmarks against {Address}/target/ and queued a first run", address);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)

@@ -1,5 +1,6 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -40,6 +41,15 @@ sealed class RunnerHost : IAsyncDisposable
     {
         await using var scope = Services.CreateAsyncScope();
         return await action(scope.ServiceProvider.GetRequiredService<BenchDbContext>());
+    }
+
+    /// <summary>Queues a run through the real queue (validation included); fails the test if it was refused.</summary>
+    public async Task<long> EnqueueAsync(Func<RunQueue, Task<EnqueueResult>> enqueue)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        var result = await enqueue(scope.ServiceProvider.GetRequiredService<RunQueue>());
+        if (!result.IsValid) throw new InvalidOperationException("Not queued: " + string.Join(" ", result.Errors.SelectMany(e => e.Value)));
+        return result.Run!.Id;
     }
 
     public async ValueTask DisposeAsync()

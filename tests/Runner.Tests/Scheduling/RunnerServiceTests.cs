@@ -92,12 +92,8 @@ public class RunnerServiceTests
     {
         await using var target = await KestrelTarget.StartAsync();
         await using var host = await RunnerHost.CreateAsync(new() { ["Runner:SampleBatchSize"] = "7" });
-        var runId = await host.WithDbAsync(async db =>
-        {
-            var queue = new RunQueue(db, Microsoft.Extensions.Options.Options.Create(new RunLimits()), TimeProvider.System);
-            var result = await queue.EnqueueHttpAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 50, Concurrency = 3, WarmupRequests = 4 }, null, default);
-            return result.Run!.Id;
-        });
+        var runId = await host.EnqueueAsync(queue =>
+            queue.EnqueueAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 50, Concurrency = 3, WarmupRequests = 4 }, null, default));
 
         await host.Host.StartAsync();
         await Eventually(async () => (await StatusAsync(host, runId)).IsFinal());

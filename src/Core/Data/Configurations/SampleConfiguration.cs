@@ -10,6 +10,7 @@ sealed class SampleConfiguration : IEntityTypeConfiguration<Sample>
     {
         // A natural key: no generated id to read back, so sample batches insert without round trips.
         b.HasKey(x => new { x.RunId, x.Index });
+        b.Property(x => x.Series).HasMaxLength(64);
         b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
     }
 }

@@ -93,6 +93,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(32)
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("NotesJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("ParametersJson")
                         .IsRequired()
                         .HasColumnType("TEXT");
@@ -144,6 +147,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<long?>("HeadersNs")
                         .HasColumnType("INTEGER");
 
+                    b.Property<bool?>("Hit")
+                        .HasColumnType("INTEGER");
+
                     b.Property<bool>("IsWarmup")
                         .HasColumnType("INTEGER");
 
@@ -152,6 +158,10 @@ namespace BenchDashboard.Core.Data.Migrations
 
                     b.Property<long>("OffsetNs")
                         .HasColumnType("INTEGER");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("TEXT");
 
                     b.Property<int?>("StatusCode")
                         .HasColumnType("INTEGER");

@@ -35,7 +35,7 @@ public sealed class EditModel(BenchmarkStore store) : PageModel
         var parameters = Http.ToParameters(errors);
         if (errors.Count == 0)
         {
-            var (saved, saveErrors) = await store.SaveHttpAsync(id, Name, parameters, CronSchedule, Enabled, ct);
+            var (saved, saveErrors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
             if (saved is not null) return Redirect("/benchmarks");
             errors = saveErrors;
         }

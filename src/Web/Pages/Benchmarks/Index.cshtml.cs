@@ -17,7 +17,7 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue) : PageModel
     public async Task<IActionResult> OnPostRunAsync(int id, CancellationToken ct)
     {
         if (await store.FindAsync(id, ct) is not { } benchmark) return NotFound();
-        var result = await queue.EnqueueHttpAsync(Json.Deserialize<HttpParameters>(benchmark.ParametersJson), benchmark.Id, ct);
+        var result = await queue.EnqueueAsync(benchmark, ct);
         if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
         Message = $"'{benchmark.Name}' was not queued: {string.Join(" ", result.Errors.SelectMany(e => e.Value))}";
         Benchmarks = await store.ListAsync(ct);

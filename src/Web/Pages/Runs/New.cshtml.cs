@@ -22,7 +22,7 @@ public sealed class NewModel(RunQueue queue) : PageModel
         var parameters = Http.ToParameters(errors);
         if (errors.Count == 0)
         {
-            var result = await queue.EnqueueHttpAsync(parameters, benchmarkId: null, ct);
+            var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct);
             if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
             errors = result.Errors.ToDictionary();
         }

@@ -1,0 +1,53 @@
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>Checks cache parameters against <see cref="RunLimits"/>; errors are keyed by the API's field names.</summary>
+public static class CacheParametersValidator
+{
+    public const int MaxKeyCount = 1_000_000;
+    public const int MaxValueBytes = 4 * 1024 * 1024;
+
+    /// <param name="connectionExists">Whether configuration has a connection string of that name.</param>
+    public static Dictionary<string, string[]> Validate(CacheParameters p, RunLimits limits, Func<string, bool> connectionExists)
+    {
+        var errors = new Dictionary<string, List<string>>();
+        void Add(string field, string message)
+        {
+            if (!errors.TryGetValue(field, out var list)) errors[field] = list = [];
+            list.Add(message);
+        }
+
+        if (!Enum.IsDefined(p.Backend)) Add("backend", "Backend must be \"memory\" or \"redis\".");
+        if (p.Backend == CacheBackend.Redis)
+        {
+            if (string.IsNullOrWhiteSpace(p.Connection))
+                Add("connection", "Name the connection string to use (ConnectionStrings:NAME in configuration).");
+            else if (!connectionExists(p.Connection))
+                Add("connection", $"No connection string named '{p.Connection}' is configured. Set ConnectionStrings:{p.Connection} in appsettings, user secrets, the environment (ConnectionStrings__{p.Connection}) or the App Service connection strings.");
+        }
+
+        if (p.Phases.Count == 0) Add("phases", "Choose at least one phase.");
+        if (p.Phases.Distinct().Count() != p.Phases.Count) Add("phases", "Each phase can appear once.");
+        if (p.Phases.Any(phase => !Enum.IsDefined(phase))) Add("phases", "Phases are write, read-same, read-distinct and read-miss.");
+
+        if (p.Requests is null == p.DurationSeconds is null)
+            Add("requests", "Set either an operation count or a duration per phase, not both.");
+        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, p.Phases.Count) > limits.MaxRequests))
+            Add("requests", $"Operations per phase must be at least 1 and, times the number of phases, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
+        if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, p.Phases.Count) > limits.MaxDurationSeconds))
+            Add("durationSeconds", $"Seconds per phase must be at least 1 and, times the number of phases, at most {limits.MaxDurationSeconds:N0} (RunLimits:MaxDurationSeconds).");
+        if (p.KeyCount < 1 || p.KeyCount > MaxKeyCount)
+            Add("keyCount", $"Key count must be between 1 and {MaxKeyCount:N0}.");
+        if (p.ValueBytes < 0 || p.ValueBytes > MaxValueBytes)
+            Add("valueBytes", $"Value size must be between 0 and {MaxValueBytes:N0} bytes.");
+        if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
+            Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
+        if (p.Requests is { } r && p.Concurrency > r)
+            Add("concurrency", "Concurrency cannot exceed the operations per phase.");
+        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
+            Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
+        if (string.IsNullOrEmpty(p.KeyPrefix) || p.KeyPrefix.Length > 100 || p.KeyPrefix.Any(c => c <= ' ' || c > '~'))
+            Add("keyPrefix", "Key prefix must be 1 to 100 printable ASCII characters without spaces.");
+
+        return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
+    }
+}

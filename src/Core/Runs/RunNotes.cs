@@ -1,0 +1,39 @@
+using System.Text.Json.Serialization;
+
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>
+/// What an executor tells the reader of a run beyond its samples: the distinct error messages behind the
+/// classified errors (with counts, capped so a failing run cannot grow them without bound) and plain notes
+/// such as what was cleaned up. Thread-safe while a run executes; stored as JSON when it ends.
+/// </summary>
+public sealed class RunNotes
+{
+    public const int MaxDistinctMessages = 20;
+    const int MaxMessageLength = 300;
+    readonly Lock gate = new();
+
+    public List<ErrorMessage> ErrorMessages { get; init; } = [];
+    public List<string> Notes { get; init; } = [];
+
+    public void AddError(ErrorKind kind, string message)
+    {
+        if (message.Length > MaxMessageLength) message = message[..MaxMessageLength] + "…";
+        lock (gate)
+        {
+            var existing = ErrorMessages.FindIndex(m => m.Kind == kind && m.Message == message);
+            if (existing >= 0) ErrorMessages[existing] = ErrorMessages[existing] with { Count = ErrorMessages[existing].Count + 1 };
+            else if (ErrorMessages.Count < MaxDistinctMessages) ErrorMessages.Add(new ErrorMessage(kind, message, 1));
+        }
+    }
+
+    public void Add(string note)
+    {
+        lock (gate) Notes.Add(note);
+    }
+
+    [JsonIgnore]
+    public bool IsEmpty => ErrorMessages.Count == 0 && Notes.Count == 0;
+}
+
+public sealed record ErrorMessage(ErrorKind Kind, string Message, int Count);

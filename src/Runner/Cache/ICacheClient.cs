@@ -1,0 +1,19 @@
+namespace BenchDashboard.Runner.Cache;
+
+/// <summary>The few cache operations seed 004 timed, over either backend.</summary>
+public interface ICacheClient : IAsyncDisposable
+{
+    Task SetAsync(string key, byte[] value);
+
+    /// <summary>The length of the value found, or null for a miss.</summary>
+    Task<int?> GetAsync(string key);
+
+    /// <summary>Deletes the keys; returns how many existed.</summary>
+    Task<long> DeleteAsync(string[] keys);
+
+    /// <summary>False while the connection to a server is down (always true in-process).</summary>
+    bool IsConnected { get; }
+
+    /// <summary>Where the operations go, for the run page: no secrets.</summary>
+    string Endpoint { get; }
+}

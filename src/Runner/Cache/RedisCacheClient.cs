@@ -1,0 +1,76 @@
+using StackExchange.Redis;
+
+namespace BenchDashboard.Runner.Cache;
+
+/// <summary>
+/// A Redis-protocol server through StackExchange.Redis: one multiplexed connection shared by all workers,
+/// as the library intends. The connection string may carry a password and TLS settings (Azure Cache for
+/// Redis: <c>host:6380,password=…,ssl=True</c>); it is never logged, and error messages are redacted.
+/// </summary>
+public sealed class RedisCacheClient : ICacheClient
+{
+    readonly ConnectionMultiplexer connection;
+    readonly IDatabase database;
+    readonly string? password;
+
+    RedisCacheClient(ConnectionMultiplexer connection, string? password)
+    {
+        this.connection = connection;
+        this.password = password;
+        database = connection.GetDatabase();
+        Endpoint = string.Join(", ", connection.GetEndPoints().Select(e => e.ToString()));
+    }
+
+    /// <summary>Connects or throws <see cref="CacheUnavailableException"/> with a message safe to show.</summary>
+    public static async Task<RedisCacheClient> ConnectAsync(string connectionName, string connectionString, TimeSpan timeout)
+    {
+        ConfigurationOptions options;
+        try
+        {
+            options = ConfigurationOptions.Parse(connectionString);
+        }
+        catch (Exception ex) when (ex is ArgumentException or FormatException)
+        {
+            // The parser's message can quote the string, and with it a password.
+            throw new CacheUnavailableException($"The connection string '{connectionName}' is not a valid StackExchange.Redis configuration.");
+        }
+        // A run that cannot reach its server must fail at once with a reason, not retry in the background.
+        options.AbortOnConnectFail = true;
+        options.ConnectTimeout = (int)timeout.TotalMilliseconds;
+        options.SyncTimeout = (int)timeout.TotalMilliseconds;
+        options.ClientName = "BenchDashboard";
+        try
+        {
+            var connection = await ConnectionMultiplexer.ConnectAsync(options);
+            return new RedisCacheClient(connection, options.Password);
+        }
+        catch (Exception ex) when (ex is RedisException or TimeoutException or System.Net.Sockets.SocketException)
+        {
+            throw new CacheUnavailableException($"Could not connect to the cache server of connection '{connectionName}': {Redact(ex.Message, options.Password)}");
+        }
+    }
+
+    public Task SetAsync(string key, byte[] value) => database.StringSetAsync(key, value);
+
+    public async Task<int?> GetAsync(string key)
+    {
+        var value = await database.StringGetAsync(key);
+        return value.IsNull ? null : ((byte[])value!).Length;
+    }
+
+    public Task<long> DeleteAsync(string[] keys) => database.KeyDeleteAsync(keys.Select(k => (RedisKey)k).ToArray());
+
+    public bool IsConnected => connection.IsConnected;
+    public string Endpoint { get; }
+
+    /// <summary>Messages of this library name endpoints, not passwords; this makes sure of it.</summary>
+    public string Redact(string message) => Redact(message, password);
+
+    static string Redact(string message, string? password) =>
+        string.IsNullOrEmpty(password) ? message : message.Replace(password, "***", StringComparison.Ordinal);
+
+    public async ValueTask DisposeAsync() => await connection.CloseAsync(allowCommandsToComplete: false);
+}
+
+/// <summary>The cache cannot be used at all (cannot connect, or lost and not back in time); ends the run as failed.</summary>
+public sealed class CacheUnavailableException(string message) : Exception(message);

@@ -1,0 +1,141 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+using BenchDashboard.TestSupport;
+using StackExchange.Redis;
+
+namespace BenchDashboard.Runner.Tests.Cache;
+
+/// <summary>Seed 004's four phases against a real redis-server on 127.0.0.1 and against the in-process backend.</summary>
+public sealed class CacheBenchmarkTests
+{
+    [Fact]
+    public async Task TheFourPhasesGiveTheRightHitsAndMissesAgainstRedis()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, CacheRuns.Redis("phases") with { KeyCount = 40, Concurrency = 3 });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        AssertSeedPhases(samples);
+        Assert.Contains($"127.0.0.1:{redis.Port}", Json.Deserialize<RunNotes>(run.NotesJson!).Notes[0]);
+    }
+
+    [Fact]
+    public async Task TheFourPhasesGiveTheRightHitsAndMissesInMemory()
+    {
+        await using var host = await CacheRuns.HostAsync(null);
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, new CacheParameters { Requests = 100, KeyCount = 40 });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        AssertSeedPhases(samples);
+    }
+
+    static void AssertSeedPhases(List<Sample> samples)
+    {
+        // Every operation is a sample, numbered without gaps, phase after phase in the order asked for.
+        Assert.Equal(Enumerable.Range(0, 400), samples.Select(s => s.Index));
+        Assert.Equal(["write", "read-same", "read-distinct", "read-miss"], samples.Select(s => s.Series).Distinct());
+        Assert.All(samples, s => Assert.Equal(ErrorKind.None, s.Error));
+
+        var phases = SeriesStatistics.From(samples).ToDictionary(p => p.Name);
+        Assert.All(phases.Values, p => Assert.Equal(100, p.Statistics.Count));
+        Assert.Equal((0, 0), (phases["write"].Hits, phases["write"].Misses));
+        Assert.Equal((100, 0), (phases["read-same"].Hits, phases["read-same"].Misses));
+        Assert.Equal((100, 0), (phases["read-distinct"].Hits, phases["read-distinct"].Misses));
+        Assert.Equal((0, 100), (phases["read-miss"].Hits, phases["read-miss"].Misses));
+        Assert.All(samples.Where(s => s.Series == "write"), s => Assert.Null(s.Hit));
+        Assert.All(samples.Where(s => s.Hit == true), s => Assert.Equal(16, s.Bytes));
+        Assert.All(samples, s => Assert.True(s.LatencyNs > 0));
+    }
+
+    [Fact]
+    public async Task KeysAreDeletedAfterTheRunUnlessCleanupIsOff()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var first = await CacheRuns.HostAsync(redis.ConnectionString);
+        var (cleaned, _) = await CacheRuns.ExecuteAsync(first, CacheRuns.Redis("cleaned") with { KeyCount = 40 });
+        await using var second = await CacheRuns.HostAsync(redis.ConnectionString);
+        var (kept, _) = await CacheRuns.ExecuteAsync(second, CacheRuns.Redis("kept") with { KeyCount = 40, Cleanup = false });
+
+        using var admin = await ConnectionMultiplexer.ConnectAsync(redis.ConnectionString);
+        var server = admin.GetServer(admin.GetEndPoints()[0]);
+        Assert.Empty(server.Keys(pattern: "cleaned:*"));
+        Assert.Equal(40, server.Keys(pattern: "kept:*").Count()); // the check above can see keys that are there
+        Assert.Contains(Json.Deserialize<RunNotes>(cleaned.NotesJson!).Notes, n => n.StartsWith("Cleanup: deleted 40 keys", StringComparison.Ordinal));
+        Assert.Contains(Json.Deserialize<RunNotes>(kept.NotesJson!).Notes, n => n.StartsWith("Cleanup was off", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ReadsWithoutAWritePhaseFindKeysWrittenBeforehandAndNotMeasured()
+    {
+        await using var host = await CacheRuns.HostAsync(null);
+        var (run, samples) = await CacheRuns.ExecuteAsync(host,
+            new CacheParameters { Requests = 60, KeyCount = 25, Phases = [CachePhase.ReadDistinct, CachePhase.ReadSame] });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.Equal(120, samples.Count);
+        Assert.All(samples, s => Assert.True(s.Hit));
+        Assert.Contains(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.Contains("wrote 25 of 25 keys (not measured)", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task WritesPastMaxMemoryAreClassifiedServerErrorsAndDistinctReadsHitExactlyTheWrittenKeys()
+    {
+        // Seed 004's 10,000 writes met a rate limit; a full Redis with noeviction answers OOM errors.
+        await using var redis = await RedisServer.StartAsync("--maxmemory", "2mb", "--maxmemory-policy", "noeviction");
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var p = CacheRuns.Redis("full") with { ValueBytes = 16 * 1024, KeyCount = 400, Requests = 400, Phases = [CachePhase.Write, CachePhase.ReadDistinct] };
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, p);
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        var writes = samples.Where(s => s.Series == "write").ToList();
+        var stored = writes.Count(s => s.Error == ErrorKind.None);
+        var refused = writes.Count(s => s.Error == ErrorKind.ServerError);
+        Assert.True(stored > 0 && refused > 0, $"{stored} stored, {refused} refused");
+        Assert.Equal(400, stored + refused);
+        Assert.Equal(stored, samples.Count(s => s.Series == "read-distinct" && s.Hit == true));
+        Assert.Equal(400 - stored, samples.Count(s => s.Series == "read-distinct" && s.Hit == false));
+
+        var oom = Assert.Single(Json.Deserialize<RunNotes>(run.NotesJson!).ErrorMessages);
+        Assert.Equal((ErrorKind.ServerError, refused), (oom.Kind, oom.Count));
+        Assert.StartsWith("OOM", oom.Message);
+    }
+
+    [Fact]
+    public async Task KillingTheServerMidRunEndsTheRunWithAReasonAndKeepsTheSamplesBefore()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var p = CacheRuns.Redis("killed") with { Requests = 400_000, Phases = [CachePhase.Write, CachePhase.ReadSame], TimeoutMs = 1000 };
+        var killedAt = DateTime.MinValue;
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
+        {
+            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            redis.Kill();
+            killedAt = DateTime.UtcNow;
+        });
+
+        var endedAt = DateTimeOffset.FromUnixTimeMilliseconds(run.EndedUtcMs!.Value).UtcDateTime;
+        Assert.True(endedAt - killedAt < TimeSpan.FromSeconds(15), $"ended {(endedAt - killedAt).TotalSeconds:N1} s after the kill");
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains("Lost the connection to the cache server", run.Error);
+        Assert.True(samples.Count(s => s.Error == ErrorKind.None) >= 500);
+        Assert.Contains(samples, s => s.Error is ErrorKind.ConnectionReset or ErrorKind.ConnectionRefused or ErrorKind.Timeout);
+        Assert.Contains(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.StartsWith("Cleanup failed", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task AServerThatCannotBeReachedFailsTheRunWithAReasonAndNoPassword()
+    {
+        await using var redis = await RedisServer.StartAsync("--requirepass", "the-right-one");
+        await using var host = await CacheRuns.HostAsync($"{redis.ConnectionString},password=wrong-s3cret,connectTimeout=2000");
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, CacheRuns.Redis("denied"));
+
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains("Could not connect to the cache server of connection 'test'", run.Error);
+        Assert.Empty(samples);
+        Assert.DoesNotContain("wrong-s3cret", run.Error + run.NotesJson + run.ParametersJson);
+    }
+}

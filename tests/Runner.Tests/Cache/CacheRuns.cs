@@ -1,0 +1,52 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Tests.Scheduling;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchDashboard.Runner.Tests.Cache;
+
+/// <summary>
+/// Runs a cache benchmark through the whole runner (queue, executor, sample writer, SQLite) and reads back
+/// what was stored. A host runs once: use a new one for each run.
+/// </summary>
+static class CacheRuns
+{
+    public const string ConnectionName = "test";
+
+    public static Task<RunnerHost> HostAsync(string? connectionString) =>
+        RunnerHost.CreateAsync(new() { [$"ConnectionStrings:{ConnectionName}"] = connectionString });
+
+    public static async Task<(Run Run, List<Sample> Samples)> ExecuteAsync(
+        RunnerHost host, CacheParameters parameters, Func<long, Task>? whileRunning = null)
+    {
+        var runId = await host.EnqueueAsync(queue => queue.EnqueueAsync(parameters, null, default));
+        await host.Host.StartAsync();
+        try
+        {
+            if (whileRunning is not null) await whileRunning(runId);
+            var deadline = DateTime.UtcNow.AddSeconds(90);
+            while (!(await RunAsync(host, runId)).Status.IsFinal())
+            {
+                if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {runId} did not end within 90 s.");
+                await Task.Delay(50);
+            }
+        }
+        finally
+        {
+            await host.Host.StopAsync();
+        }
+        var samples = await host.WithDbAsync(db => db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync());
+        return (await RunAsync(host, runId), samples);
+    }
+
+    public static Task<Run> RunAsync(RunnerHost host, long runId) =>
+        host.WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId));
+
+    public static CacheParameters Redis(string keyPrefix) => new()
+    {
+        Backend = CacheBackend.Redis,
+        Connection = ConnectionName,
+        KeyPrefix = keyPrefix,
+        Requests = 100,
+    };
+}
