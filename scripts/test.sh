@@ -2,9 +2,17 @@
 # The whole test suite, from a clean clone: installs the npm packages (Chart.js), builds in Release, runs
 # each test project in turn (latency tests must not share the two cores with another test run) and ends
 # with one line: "N passed, N failed, N skipped". Exits non-zero on any failure or when no test ran.
-# Tests start what they need themselves (a child-process Kestrel target, temp SQLite files).
+# Tests start what they need themselves (a child-process Kestrel target, redis-server on a free port, temp
+# SQLite files); this script installs what a fresh machine lacks (Debian's redis-server for the cache tests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "Installing redis-server (Debian package) for the cache benchmark tests"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
+    || { echo "could not install redis-server"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+fi
 
 npm ci --no-audit --no-fund --loglevel=error || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 dotnet build BenchDashboard.sln -c Release -nologo -v quiet || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }

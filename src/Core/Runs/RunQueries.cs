@@ -6,9 +6,14 @@ namespace BenchDashboard.Core.Runs;
 
 public sealed record RunFilter(int? BenchmarkId = null, RunStatus? Status = null, int Take = 200);
 
-/// <summary>A run with everything its detail page and API need, statistics computed from all its samples.</summary>
-public sealed record RunReport(Run Run, RunStatistics Statistics, IReadOnlyList<Sample> Samples)
+/// <summary>
+/// A run with everything its detail page and API need, statistics computed from all its samples: over the
+/// whole run, and per series for runs that measure several things in turn (cache phases).
+/// </summary>
+public sealed record RunReport(Run Run, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, IReadOnlyList<Sample> Samples)
 {
+    public RunNotes? Notes => Run.NotesJson is null ? null : Json.Deserialize<RunNotes>(Run.NotesJson);
+
     public EnvironmentSnapshot? Environment =>
         Run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(Run.EnvironmentJson);
 
@@ -38,6 +43,6 @@ public sealed class RunQueries(BenchDbContext db)
         var run = await FindAsync(runId, ct);
         if (run is null) return null;
         var samples = await SamplesAsync(runId, ct);
-        return new RunReport(run, RunStatistics.From(samples), samples);
+        return new RunReport(run, RunStatistics.From(samples), SeriesStatistics.From(samples), samples);
     }
 }

@@ -51,12 +51,27 @@ public sealed record StatsDto(
     }
 }
 
+/// <summary>
+/// One series of a run (a cache phase) with its statistics; hits and misses count measured reads that got
+/// an answer. <see cref="PercentOfFirst"/> is seed 000's table: each figure as a percentage of the first series'.
+/// </summary>
+public sealed record SeriesDto(string Name, int Hits, int Misses, StatsDto Stats, IReadOnlyDictionary<string, double?> PercentOfFirst);
+
 public sealed record RunDto(
     long Id, int? BenchmarkId, string? BenchmarkName, string Kind, string Status,
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
-    JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, StatsDto? Stats)
+    JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
+    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series)
 {
-    public static RunDto From(Run run, RunStatistics? stats = null) => new(
+    public static RunDto From(RunReport report)
+    {
+        var series = report.Series;
+        var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
+        return From(report.Run, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
+            compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList());
+    }
+
+    public static RunDto From(Run run, RunStatistics? stats = null, IReadOnlyList<SeriesDto>? series = null) => new(
         run.Id, run.BenchmarkId, run.Benchmark?.Name, JsonNamingPolicy.CamelCase.ConvertName(run.Kind.ToString()), run.Status.ToApiName(),
         FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
         run.CompletedRequests,
@@ -64,17 +79,19 @@ public sealed record RunDto(
         run.Error,
         run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson),
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),
-        stats is null ? null : StatsDto.From(stats));
+        run.NotesJson is null ? null : Json.Deserialize<RunNotes>(run.NotesJson),
+        stats is null ? null : StatsDto.From(stats),
+        series);
 
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
 }
 
 public sealed record SampleDto(
     int Index, bool IsWarmup, int Connection, double OffsetMs, double LatencyMs, double? HeadersMs, double? ConnectMs,
-    int? StatusCode, long Bytes, string Error)
+    int? StatusCode, long Bytes, string Error, string? Series, bool? Hit)
 {
     public static SampleDto From(Sample s) => new(
         s.Index, s.IsWarmup, s.Connection, Ms.Of(s.OffsetNs), Ms.Of(s.LatencyNs),
         s.HeadersNs is { } h ? Ms.Of(h) : null, s.ConnectNs is { } c ? Ms.Of(c) : null,
-        s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()));
+        s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()), s.Series, s.Hit);
 }

@@ -25,27 +25,30 @@ public static class RunsApi
         return group;
     }
 
-    /// <summary>Queues a run. Body: <c>{"kind":"http","url":…,"requests":…}</c>; invalid input queues nothing.</summary>
+    /// <summary>
+    /// Queues a run. Body: <c>{"kind":"http","url":…,"requests":…}</c> or <c>{"kind":"cache","backend":"redis",…}</c>;
+    /// invalid input queues nothing.
+    /// </summary>
     static async Task<Results<Created<RunDto>, ValidationProblem>> CreateAsync(JsonObject body, RunQueue queue, CancellationToken ct)
     {
-        var kind = body["kind"]?.GetValueKind() == JsonValueKind.String ? body["kind"]!.GetValue<string>() : null;
-        if (!string.Equals(kind, "http", StringComparison.OrdinalIgnoreCase))
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\"."] });
+        var kind = body["kind"]?.GetValueKind() == JsonValueKind.String ? body["kind"]!.GetValue<string>().ToLowerInvariant() : null;
         body.Remove("kind");
-
-        HttpParameters parameters;
         try
         {
-            parameters = body.Deserialize<HttpParameters>(StrictJson)!;
+            var result = kind switch
+            {
+                "http" => await queue.EnqueueAsync(body.Deserialize<HttpParameters>(StrictJson)!, benchmarkId: null, ct),
+                "cache" => await queue.EnqueueAsync(body.Deserialize<CacheParameters>(StrictJson)!, benchmarkId: null, ct),
+                _ => null,
+            };
+            if (result is null) return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\", \"cache\"."] });
+            if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
+            return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
         }
         catch (JsonException ex)
         {
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { [ex.Path?.TrimStart('$', '.') ?? "body"] = [ex.Message] });
         }
-
-        var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct);
-        if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
-        return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
     }
 
     static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, int? benchmarkId, string? status, CancellationToken ct)
@@ -66,7 +69,7 @@ public static class RunsApi
     {
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run)) : TypedResults.NotFound();
-        return await queries.ReportAsync(id, ct) is { } report ? TypedResults.Ok(RunDto.From(report.Run, report.Statistics)) : TypedResults.NotFound();
+        return await queries.ReportAsync(id, ct) is { } report ? TypedResults.Ok(RunDto.From(report)) : TypedResults.NotFound();
     }
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>
@@ -85,10 +88,10 @@ public static class RunsApi
         var csv = string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase) || request.Headers.Accept.ToString().Contains("text/csv");
         if (!csv) return TypedResults.Ok(samples.Select(SampleDto.From));
 
-        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error\n");
+        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit\n");
         foreach (var s in samples)
             text.Append(CultureInfo.InvariantCulture,
-                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())}\n");
+                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")}\n");
         return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}-samples.csv");
     }
 }

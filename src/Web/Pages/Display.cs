@@ -2,6 +2,7 @@ using System.Globalization;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages;
 
@@ -20,12 +21,36 @@ public static class Display
     public static string Duration(Run run) =>
         run.StartedUtcMs is { } start ? (((run.EndedUtcMs ?? DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()) - start) / 1000.0).ToString("N1", CultureInfo.InvariantCulture) + " s" : "";
 
+    /// <summary>What a run measured, in one line: the request for HTTP, backend and phases for a cache run.</summary>
     public static string Target(Run run)
     {
-        if (run.Kind != BenchmarkKind.Http) return run.Kind.ToString();
-        var p = Json.Deserialize<HttpParameters>(run.ParametersJson);
-        return $"{p.Method} {p.Url}";
+        switch (run.Kind)
+        {
+            case BenchmarkKind.Http:
+                var http = Json.Deserialize<HttpParameters>(run.ParametersJson);
+                return $"{http.Method} {http.Url}";
+            case BenchmarkKind.Cache:
+                var cache = Json.Deserialize<CacheParameters>(run.ParametersJson);
+                var backend = cache.Backend == CacheBackend.Redis ? $"redis '{cache.Connection}'" : "memory";
+                return $"cache {backend}: {string.Join(", ", cache.Phases.Select(p => p.Name()))}";
+            default:
+                return run.Kind.ToString();
+        }
     }
+
+    public static string MetricName(ComparedMetric metric) => metric switch
+    {
+        ComparedMetric.TotalTime => "Total time",
+        ComparedMetric.Mean => "Mean",
+        ComparedMetric.Median => "Median",
+        ComparedMetric.P90 => "p90",
+        ComparedMetric.P95 => "p95",
+        ComparedMetric.P99 => "p99",
+        ComparedMetric.Max => "Slowest",
+        ComparedMetric.Throughput => "Per second",
+        ComparedMetric.Errors => "Errors",
+        _ => metric.ToString(),
+    };
 
     public static string Percent(int part, int whole) =>
         whole == 0 ? "" : (100.0 * part / whole).ToString("N1", CultureInfo.InvariantCulture) + " %";

@@ -74,6 +74,9 @@ public class RunsApiTests
     [InlineData("""{"kind":"ftp","url":"http://127.0.0.1/","requests":1}""", "kind")]
     [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":1,"concurency":4}""", "concurency")]
     [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":"many"}""", "requests")]
+    [InlineData("""{"kind":"cache","requests":10,"phase":["write"]}""", "phase")]
+    [InlineData("""{"kind":"cache","requests":10,"phases":["writes"]}""", "phases")]
+    [InlineData("""{"kind":"cache","requests":10,"backend":"memcached"}""", "backend")]
     public async Task UnknownKindsMisspelledFieldsAndWrongTypesAreRejected(string body, string field)
     {
         await using var app = new DashboardFactory();
@@ -117,9 +120,9 @@ public class RunsApiTests
         var csv = (await client.GetStringAsync($"/api/runs/{id}/samples?format=csv")).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         var json = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/samples");
 
-        Assert.Equal("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error", csv[0]);
+        Assert.Equal("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit", csv[0]);
         Assert.Equal(4, csv.Length);
-        Assert.All(csv.Skip(1), line => Assert.EndsWith(",503,16,HttpStatus", line));
+        Assert.All(csv.Skip(1), line => Assert.EndsWith(",503,16,HttpStatus,,", line));
         Assert.Equal(3, json.GetArrayLength());
         Assert.Equal("httpStatus", json[0].GetProperty("error").GetString());
         var latencyNs = long.Parse(csv[1].Split(',')[4]);

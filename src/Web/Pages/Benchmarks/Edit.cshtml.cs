@@ -6,40 +6,57 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
-/// <summary>Creates or edits a saved HTTP benchmark and its schedule; invalid input stores nothing.</summary>
+/// <summary>Creates or edits a saved HTTP or cache benchmark and its schedule; invalid input stores nothing.</summary>
 public sealed class EditModel(BenchmarkStore store) : PageModel
 {
     [BindProperty] public string Name { get; set; } = "";
     [BindProperty] public string? CronSchedule { get; set; }
     [BindProperty] public bool Enabled { get; set; } = true;
+    [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
     [BindProperty] public HttpParametersForm Http { get; set; } = new();
+    [BindProperty] public CacheParametersForm Cache { get; set; } = new();
     public int? Id { get; private set; }
 
     public async Task<IActionResult> OnGetAsync(int? id, CancellationToken ct)
     {
         Id = id;
+        if (Kind != "cache") Kind = "http";
         if (id is null) return Page();
         if (await store.FindAsync(id.Value, ct) is not { } benchmark) return NotFound();
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
         Enabled = benchmark.Enabled;
-        Http = HttpParametersForm.From(Json.Deserialize<HttpParameters>(benchmark.ParametersJson));
+        if (benchmark.Kind == BenchmarkKind.Cache)
+        {
+            Kind = "cache";
+            Cache = CacheParametersForm.From(Json.Deserialize<CacheParameters>(benchmark.ParametersJson));
+        }
+        else
+        {
+            Http = HttpParametersForm.From(Json.Deserialize<HttpParameters>(benchmark.ParametersJson));
+        }
         return Page();
     }
 
     public async Task<IActionResult> OnPostAsync(int? id, CancellationToken ct)
     {
         Id = id;
-        if (!ModelState.IsValid) return Page();
+        var prefix = Kind == "cache" ? nameof(Cache) : nameof(Http);
+        if (!ModelState.IsValidFor(prefix)) return Page();
         var errors = new Dictionary<string, string[]>();
-        var parameters = Http.ToParameters(errors);
-        if (errors.Count == 0)
+        Benchmark? saved = null;
+        if (Kind == "cache")
         {
-            var (saved, saveErrors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
-            if (saved is not null) return Redirect("/benchmarks");
-            errors = saveErrors;
+            var parameters = Cache.ToParameters(errors);
+            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
         }
-        ModelState.AddFieldErrors(errors, nameof(Http));
+        else
+        {
+            var parameters = Http.ToParameters(errors);
+            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
+        }
+        if (saved is not null) return Redirect("/benchmarks");
+        ModelState.AddFieldErrors(errors, prefix);
         return Page();
     }
 }

@@ -1,19 +1,29 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Runs;
 
-/// <summary>One run: summary, percentile ladder, connection times, response classes, cold vs warm, charts.</summary>
+/// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
 public sealed class DetailsModel(RunQueries queries, RunQueue queue) : PageModel
 {
     public RunReport Report { get; private set; } = null!;
     public string ChartJson { get; private set; } = "{}";
 
-    public async Task<IActionResult> OnGetAsync(long id, CancellationToken ct)
+    /// <summary>For runs with several series: each as a percentage of <see cref="Baseline"/> (seed 000's table).</summary>
+    public IReadOnlyList<ComparisonRow> Comparison { get; private set; } = [];
+    public string? Baseline { get; private set; }
+
+    public async Task<IActionResult> OnGetAsync(long id, string? baseline, CancellationToken ct)
     {
         if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
         Report = report;
+        if (report.Series.Count > 0)
+        {
+            Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series[0].Name;
+            Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
+        }
         ChartJson = RunCharts.Build(report.Samples);
         return Page();
     }

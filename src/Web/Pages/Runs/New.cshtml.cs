@@ -5,28 +5,43 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Runs;
 
-/// <summary>Starts an ad-hoc HTTP run. Invalid input is shown beside its field and nothing is queued.</summary>
+/// <summary>Starts an ad-hoc HTTP or cache run. Invalid input is shown beside its field and nothing is queued.</summary>
 public sealed class NewModel(RunQueue queue) : PageModel
 {
+    [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
     [BindProperty] public HttpParametersForm Http { get; set; } = new();
+    [BindProperty] public CacheParametersForm Cache { get; set; } = new();
 
     public void OnGet(string? url)
     {
+        if (Kind != "cache") Kind = "http";
         if (url is not null) Http.Url = url;
     }
 
     public async Task<IActionResult> OnPostAsync(CancellationToken ct)
     {
-        if (!ModelState.IsValid) return Page();
+        Kind = "http";
+        if (!ModelState.IsValidFor(nameof(Http))) return Page();
         var errors = new Dictionary<string, string[]>();
         var parameters = Http.ToParameters(errors);
-        if (errors.Count == 0)
-        {
-            var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct);
-            if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
-            errors = result.Errors.ToDictionary();
-        }
-        ModelState.AddFieldErrors(errors, nameof(Http));
+        return errors.Count == 0 ? Queued(await queue.EnqueueAsync(parameters, benchmarkId: null, ct), nameof(Http)) : Invalid(errors, nameof(Http));
+    }
+
+    public async Task<IActionResult> OnPostCacheAsync(CancellationToken ct)
+    {
+        Kind = "cache";
+        if (!ModelState.IsValidFor(nameof(Cache))) return Page();
+        var errors = new Dictionary<string, string[]>();
+        var parameters = Cache.ToParameters(errors);
+        return errors.Count == 0 ? Queued(await queue.EnqueueAsync(parameters, benchmarkId: null, ct), nameof(Cache)) : Invalid(errors, nameof(Cache));
+    }
+
+    IActionResult Queued(EnqueueResult result, string prefix) =>
+        result.IsValid ? Redirect($"/runs/{result.Run!.Id}") : Invalid(result.Errors, prefix);
+
+    IActionResult Invalid(IReadOnlyDictionary<string, string[]> errors, string prefix)
+    {
+        ModelState.AddFieldErrors(errors, prefix);
         return Page();
     }
 }

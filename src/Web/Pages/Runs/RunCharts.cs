@@ -19,10 +19,14 @@ public static class RunCharts
         var errors = samples.Where(s => s.Error != ErrorKind.None).ToList();
         var latencies = answered.Where(s => !s.IsWarmup).Select(s => s.LatencyNs).ToList();
 
+        // A run with series (cache phases) gets one dataset per series instead of measured/warm-up.
+        var hasSeries = samples.Any(s => s.Series is not null);
         var data = new
         {
-            measured = Points(answered.Where(s => !s.IsWarmup)),
-            warmup = Points(answered.Where(s => s.IsWarmup)),
+            measured = hasSeries ? [] : Points(answered.Where(s => !s.IsWarmup)),
+            warmup = hasSeries ? [] : Points(answered.Where(s => s.IsWarmup)),
+            series = answered.Where(s => s.Series is not null && !s.IsWarmup).GroupBy(s => s.Series!)
+                .Select(g => new { name = g.Key, points = Points(g) }),
             errors = Every(errors, MaxErrorPoints).Select(s => new { x = s.Index, y = s.LatencyNs / 1e6, kind = s.Error.ToString(), status = s.StatusCode }),
             histogram = Histogram.Build(latencies).Select(b => new { fromMs = b.FromNs / 1e6, toMs = b.ToNs / 1e6, count = b.Count }),
             totalSamples = samples.Count,

@@ -13,4 +13,11 @@ public static class ModelStateErrors
             foreach (var message in messages) modelState.AddModelError(key, message);
         }
     }
+
+    /// <summary>
+    /// Whether the fields under one prefix bound without errors. A page with two forms binds both models on
+    /// every post; only the posted one counts.
+    /// </summary>
+    public static bool IsValidFor(this ModelStateDictionary modelState, string prefix) =>
+        modelState.FindKeysWithPrefix(prefix).All(e => e.Value.ValidationState != ModelValidationState.Invalid);
 }

@@ -4,15 +4,18 @@
     const data = JSON.parse(document.getElementById('chart-data').textContent);
 
     if (window.Chart) {
+        // Runs with series (cache phases) get a dataset per series; others measured and warm-up.
+        const palette = ['#2f5fd0', '#1f7a4d', '#b7791f', '#7b3fb8', '#0f7c8a', '#9aa3b2'];
+        const datasets = data.series.length > 0
+            ? data.series.map((s, i) => ({ label: s.name, data: s.points, pointRadius: 1.5, borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] }))
+            : [
+                { label: 'measured', data: data.measured, pointRadius: 1.5, borderColor: '#2f5fd0', backgroundColor: '#2f5fd0' },
+                { label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, borderColor: '#9aa3b2', backgroundColor: '#9aa3b2' },
+            ];
+        datasets.push({ label: 'errors', data: data.errors, pointStyle: 'crossRot', pointRadius: 5, borderColor: '#c0342b', backgroundColor: '#c0342b' });
         new Chart(document.getElementById('series-chart'), {
             type: 'scatter',
-            data: {
-                datasets: [
-                    { label: 'measured', data: data.measured, pointRadius: 1.5, borderColor: '#2f5fd0', backgroundColor: '#2f5fd0' },
-                    { label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, borderColor: '#9aa3b2', backgroundColor: '#9aa3b2' },
-                    { label: 'errors', data: data.errors, pointStyle: 'crossRot', pointRadius: 5, borderColor: '#c0342b', backgroundColor: '#c0342b' },
-                ],
-            },
+            data: { datasets },
             options: {
                 animation: false,
                 maintainAspectRatio: false,

@@ -1,0 +1,98 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace BenchDashboard.Web.Tests.Pages;
+
+public partial class CachePagesTests
+{
+    static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };
+
+    static List<KeyValuePair<string, string>> CacheFields(string requests, params string[] phases) =>
+    [
+        new("Cache.Backend", "memory"), new("Cache.Mode", "requests"), new("Cache.Requests", requests), new("Cache.KeyCount", "20"),
+        new("Cache.ValueBytes", "32"), new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "form"),
+        new("Cache.Cleanup", "true"), new("Cache.Phases", ""), .. phases.Select(p => new KeyValuePair<string, string>("Cache.Phases", p)),
+    ];
+
+    static async Task<HttpResponseMessage> SubmitAsync(HttpClient client, List<KeyValuePair<string, string>> fields)
+    {
+        var page = await client.GetStringAsync("/runs/new?kind=cache");
+        var token = TokenPattern().Match(page).Groups[1].Value;
+        return await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent([.. fields, new("__RequestVerificationToken", token)]));
+    }
+
+    [Fact]
+    public async Task TheCacheFormQueuesTheChosenPhasesAndTheRunPageShowsSeed000sTable()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await SubmitAsync(client, CacheFields("300", "write", "read-distinct", "read-miss"));
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        var id = long.Parse(response.Headers.Location!.ToString().Split('/').Last());
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+        Assert.Equal("completed", run.GetProperty("status").GetString());
+
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        Assert.Equal(["write", "read-distinct", "read-miss"], RowsOf(html, "series-summary"));
+        Assert.Equal(["write", "read-distinct", "read-miss"], RowsOf(html, "series-percent"));
+        Assert.Contains("<span id=\"baseline-name\">write</span>", html);
+        // The page and the API agree on the figures: the write phase's operations per second.
+        var writeRate = run.GetProperty("series")[0].GetProperty("stats").GetProperty("requestsPerSecond").GetDouble();
+        Assert.Contains($"<td class=\"num\">{writeRate.ToString("N1", System.Globalization.CultureInfo.InvariantCulture)}</td>", html);
+
+        var rebased = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}?baseline=read-miss"));
+        Assert.Contains("<span id=\"baseline-name\">read-miss</span>", rebased);
+        Assert.Matches("<tr data-series=\"read-miss\">\\s*<th>read-miss</th>\\s*<td class=\"num\">100.0 %</td>", rebased);
+    }
+
+    [Fact]
+    public async Task NoPhaseChosenIsAFieldErrorAndNothingIsQueued()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await SubmitAsync(client, CacheFields("10"));
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Matches("data-valmsg-for=\"Cache.Phases\"[^>]*>Choose at least one phase.</span>", await response.Content.ReadAsStringAsync());
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+    }
+
+    [Fact]
+    public async Task ASavedCacheBenchmarkKeepsItsKindAndRunsFromTheBenchmarksPage()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var editor = await client.GetStringAsync("/benchmarks/edit?kind=cache");
+        var token = TokenPattern().Match(editor).Groups[1].Value;
+        List<KeyValuePair<string, string>> fields =
+            [.. CacheFields("50", "write", "read-same"), new("Name", "seed 004 in memory"), new("kind", "cache"), new("Enabled", "true"), new("__RequestVerificationToken", token)];
+        Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
+
+        var list = await client.GetStringAsync("/benchmarks");
+        var id = Regex.Match(list, "href=\"/benchmarks/edit/(\\d+)\">seed 004 in memory<").Groups[1].Value;
+        var edit = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/edit/{id}"));
+        Assert.Contains("name=\"kind\" value=\"cache\"", edit);
+        Assert.Matches("value=\"read-same\" checked=\"checked\"", edit);
+        Assert.DoesNotMatch("value=\"read-miss\" checked=\"checked\"", edit);
+
+        var run = await client.PostAsync($"/benchmarks?handler=Run&id={id}", new FormUrlEncodedContent([new("__RequestVerificationToken", TokenPattern().Match(list).Groups[1].Value)]));
+        Assert.Equal(HttpStatusCode.Redirect, run.StatusCode);
+        var result = await DashboardFactory.WaitForEndAsync(client, long.Parse(run.Headers.Location!.ToString().Split('/').Last()));
+        Assert.Equal(["write", "read-same"], result.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
+        Assert.Equal(int.Parse(id), result.GetProperty("benchmarkId").GetInt32());
+    }
+
+    static List<string> RowsOf(string html, string tableId)
+    {
+        var table = Regex.Match(html, $"<table id=\"{tableId}\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value;
+        return Regex.Matches(table, "<tr data-series=\"([^\"]+)\">").Select(m => m.Groups[1].Value).ToList();
+    }
+
+    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
+    private static partial Regex TokenPattern();
+}
