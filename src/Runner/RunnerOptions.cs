@@ -24,4 +24,10 @@ public sealed class RunnerOptions
 
     /// <summary>Samples written per database transaction.</summary>
     [Range(1, 100_000)] public int SampleBatchSize { get; set; } = 5000;
+
+    /// <summary>
+    /// After storing a batch that was not full, wait this long before the next, so a steady trickle of samples
+    /// is stored in a few larger transactions instead of one per sample (bench/README.md: cache, c=1).
+    /// </summary>
+    [Range(0, 5_000)] public int SampleFlushIntervalMs { get; set; } = 100;
 }

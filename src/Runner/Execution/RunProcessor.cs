@@ -25,7 +25,7 @@ public sealed class RunProcessor(
             return;
         }
 
-        var writer = new SampleWriter(scopes, options.Value.SampleBatchSize);
+        var writer = new SampleWriter(scopes, options.Value.SampleBatchSize, TimeSpan.FromMilliseconds(options.Value.SampleFlushIntervalMs));
         var context = new RunContext(run, writer.Writer);
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var userCancelled = false;
