@@ -6,11 +6,15 @@ using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages;
 
-/// <summary>Formatting shared by the pages. Durations keep three decimals of a millisecond (microseconds).</summary>
+/// <summary>
+/// Formatting shared by the pages. Durations are milliseconds with three decimals (microseconds) from 1 ms
+/// up, five below (10 ns): an in-process cache read takes a few hundred nanoseconds, and "0.000 ms" would
+/// say it took nothing.
+/// </summary>
 public static class Display
 {
-    public static string Ms(long ns) => (ns / 1e6).ToString("N3", CultureInfo.InvariantCulture);
-    public static string Ms(double ns) => (ns / 1e6).ToString("N3", CultureInfo.InvariantCulture);
+    public static string Ms(long ns) => Ms((double)ns);
+    public static string Ms(double ns) => (ns / 1e6).ToString(Math.Abs(ns) >= 1e6 ? "N3" : "N5", CultureInfo.InvariantCulture);
     public static string Seconds(long ns) => (ns / 1e9).ToString("N3", CultureInfo.InvariantCulture) + " s";
     public static string Rate(double perSecond) => perSecond.ToString("N1", CultureInfo.InvariantCulture);
     public static string KiB(double bytes) => (bytes / 1024).ToString("N1", CultureInfo.InvariantCulture) + " KiB";
