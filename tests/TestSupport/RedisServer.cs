@@ -12,25 +12,41 @@ namespace BenchDashboard.TestSupport;
 /// </summary>
 public sealed class RedisServer : IAsyncDisposable
 {
-    readonly Process process;
+    Process process;
+    readonly string[] arguments;
     public int Port { get; }
 
     /// <summary>A StackExchange.Redis connection string for this server.</summary>
     public string ConnectionString => $"127.0.0.1:{Port}";
 
-    RedisServer(Process process, int port)
+    RedisServer(Process process, int port, string[] arguments)
     {
         this.process = process;
         Port = port;
+        this.arguments = arguments;
     }
 
     public static async Task<RedisServer> StartAsync(params string[] extraArguments)
     {
+        var port = FreePort();
+        string[] arguments = ["--port", port.ToString(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", .. extraArguments];
+        var server = new RedisServer(await LaunchAsync(port, arguments), port, arguments);
+        return server;
+    }
+
+    /// <summary>Kills the server and starts a new, empty one on the same port, as a crash and restart would.</summary>
+    public async Task RestartAsync()
+    {
+        Kill();
+        process.Dispose();
+        process = await LaunchAsync(Port, arguments);
+    }
+
+    static async Task<Process> LaunchAsync(int port, string[] arguments)
+    {
         var executable = new[] { "/usr/bin/redis-server", "/usr/local/bin/redis-server" }.FirstOrDefault(File.Exists)
             ?? throw new InvalidOperationException("redis-server is not installed: run scripts/test.sh, which installs Debian's redis-server package.");
-        var port = FreePort();
-        var start = new ProcessStartInfo(executable,
-            ["--port", port.ToString(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", .. extraArguments])
+        var start = new ProcessStartInfo(executable, arguments)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -43,23 +59,22 @@ public sealed class RedisServer : IAsyncDisposable
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
 
-        var server = new RedisServer(process, port);
         var deadline = DateTime.UtcNow.AddSeconds(20);
         while (DateTime.UtcNow < deadline && !process.HasExited)
         {
-            if (await server.AcceptsConnectionsAsync()) return server;
+            if (await AcceptsConnectionsAsync(port)) return process;
             await Task.Delay(50);
         }
         process.Kill();
         lock (output) throw new InvalidOperationException($"redis-server did not start on port {port}: {output}");
     }
 
-    async Task<bool> AcceptsConnectionsAsync()
+    static async Task<bool> AcceptsConnectionsAsync(int port)
     {
         try
         {
             using var client = new TcpClient();
-            await client.ConnectAsync(IPAddress.Loopback, Port);
+            await client.ConnectAsync(IPAddress.Loopback, port);
             return true;
         }
         catch (SocketException)
@@ -68,7 +83,10 @@ public sealed class RedisServer : IAsyncDisposable
         }
     }
 
-    /// <summary>Kills the server at once (SIGKILL), as a crash would.</summary>
+    /// <summary>Stops the server (SIGSTOP): connections stay open and nothing answers, as with a hung host.</summary>
+    public void Pause() => Process.Start("kill", ["-STOP", process.Id.ToString()])!.WaitForExit();
+
+    /// <summary>Kills the server at once (SIGKILL, which also ends a paused one), as a crash would.</summary>
     public void Kill()
     {
         if (!process.HasExited) process.Kill();

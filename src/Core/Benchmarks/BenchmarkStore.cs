@@ -39,6 +39,8 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
         {
             benchmark = await db.Benchmarks.FirstOrDefaultAsync(b => b.Id == existing, ct);
             if (benchmark is null) return (null, new() { ["id"] = ["No such benchmark."] });
+            // Its runs were all of one kind; a different kind is a different benchmark.
+            if (benchmark.Kind != kind) return (null, new() { ["kind"] = [$"This is a {benchmark.Kind} benchmark; its kind cannot change. Create a new benchmark instead."] });
         }
         else
         {

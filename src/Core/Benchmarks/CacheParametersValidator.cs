@@ -5,6 +5,7 @@ public static class CacheParametersValidator
 {
     public const int MaxKeyCount = 1_000_000;
     public const int MaxValueBytes = 4 * 1024 * 1024;
+    public const long MaxTotalBytes = 1024L * 1024 * 1024;
 
     /// <param name="connectionExists">Whether configuration has a connection string of that name.</param>
     public static Dictionary<string, string[]> Validate(CacheParameters p, RunLimits limits, Func<string, bool> connectionExists)
@@ -25,20 +26,23 @@ public static class CacheParametersValidator
                 Add("connection", $"No connection string named '{p.Connection}' is configured. Set ConnectionStrings:{p.Connection} in appsettings, user secrets, the environment (ConnectionStrings__{p.Connection}) or the App Service connection strings.");
         }
 
-        if (p.Phases.Count == 0) Add("phases", "Choose at least one phase.");
-        if (p.Phases.Distinct().Count() != p.Phases.Count) Add("phases", "Each phase can appear once.");
-        if (p.Phases.Any(phase => !Enum.IsDefined(phase))) Add("phases", "Phases are write, read-same, read-distinct and read-miss.");
+        var phases = p.Phases ?? []; // JSON can say null
+        if (phases.Count == 0) Add("phases", "Choose at least one phase.");
+        if (phases.Distinct().Count() != phases.Count) Add("phases", "Each phase can appear once.");
+        if (phases.Any(phase => !Enum.IsDefined(phase))) Add("phases", "Phases are write, read-same, read-distinct and read-miss.");
 
         if (p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either an operation count or a duration per phase, not both.");
-        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, p.Phases.Count) > limits.MaxRequests))
+        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, phases.Count) > limits.MaxRequests))
             Add("requests", $"Operations per phase must be at least 1 and, times the number of phases, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
-        if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, p.Phases.Count) > limits.MaxDurationSeconds))
+        if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, phases.Count) > limits.MaxDurationSeconds))
             Add("durationSeconds", $"Seconds per phase must be at least 1 and, times the number of phases, at most {limits.MaxDurationSeconds:N0} (RunLimits:MaxDurationSeconds).");
         if (p.KeyCount < 1 || p.KeyCount > MaxKeyCount)
             Add("keyCount", $"Key count must be between 1 and {MaxKeyCount:N0}.");
         if (p.ValueBytes < 0 || p.ValueBytes > MaxValueBytes)
             Add("valueBytes", $"Value size must be between 0 and {MaxValueBytes:N0} bytes.");
+        else if ((long)p.KeyCount * p.ValueBytes > MaxTotalBytes)
+            Add("valueBytes", $"Key count × value size must be at most {MaxTotalBytes / (1024 * 1024):N0} MiB: a benchmark must not fill a shared cache.");
         if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
             Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
         if (p.Requests is { } r && p.Concurrency > r)

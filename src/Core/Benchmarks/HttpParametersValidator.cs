@@ -23,7 +23,8 @@ public static class HttpParametersValidator
             Add("method", $"Method must be one of {string.Join(", ", Methods)}.");
         if (p.Body is not null && p.Method is "GET" or "HEAD")
             Add("body", "A GET or HEAD request cannot carry a body.");
-        foreach (var name in p.Headers.Keys)
+        if (p.Headers is null) Add("headers", "Headers must be an object of names and values, or left out; not null.");
+        foreach (var name in p.Headers?.Keys ?? Enumerable.Empty<string>())
             if (string.IsNullOrWhiteSpace(name) || name.Any(c => c <= ' ' || c == ':' || c > '~'))
                 Add("headers", $"'{name}' is not a valid header name.");
 

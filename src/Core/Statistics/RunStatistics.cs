@@ -57,7 +57,8 @@ public sealed record RunStatistics(
         int c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, errors = 0;
         foreach (var s in measured)
         {
-            if (s.Error.IsTransportError() || s.StatusCode is null) { errors++; continue; }
+            if (s.Error.IsTransportError()) { errors++; continue; }
+            if (s.StatusCode is null) continue; // not HTTP (a cache operation): no status class
             switch (s.StatusCode / 100)
             {
                 case 1: c1++; break;

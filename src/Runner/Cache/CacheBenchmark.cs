@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
+using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
@@ -11,11 +12,15 @@ namespace BenchDashboard.Runner.Cache;
 /// Seed 004's experiment: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
 /// each by <c>Concurrency</c> workers issuing operations back to back. Every operation is a sample whose
 /// series is its phase; sample indexes run on across phases. A read that finds nothing is a miss, not an
-/// error. The run's keys are deleted at the end, after a failure or cancel too.
+/// error. The run's keys are deleted at the end, after a failure or cancel too, and expire after a day in
+/// case the runner dies first.
 /// </summary>
 public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExecutor
 {
     const int DeleteBatch = 1000;
+
+    /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
+    internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
     public BenchmarkKind Kind => BenchmarkKind.Cache;
 
@@ -23,7 +28,8 @@ public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExe
     {
         var p = Json.Deserialize<CacheParameters>(context.ParametersJson);
         var keys = new CacheKeys(p.KeyPrefix, context.Run.Id);
-        await using var client = await OpenAsync(p);
+        ThreadPoolGuard.EnsureCovers(p.Concurrency);
+        await using var client = await OpenAsync(p, ct);
         context.Notes.Add($"Endpoint: {client.Endpoint}. Keys of this run start with '{keys.Prefix}'.");
 
         var run = new CacheRun(p, keys, client, context, Stopwatch.GetTimestamp());
@@ -37,12 +43,12 @@ public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExe
         }
     }
 
-    async Task<ICacheClient> OpenAsync(CacheParameters p)
+    async Task<ICacheClient> OpenAsync(CacheParameters p, CancellationToken ct)
     {
         if (p.Backend == CacheBackend.Memory) return new MemoryCacheClient();
         var connectionString = connections.Find(p.Connection!)
             ?? throw new CacheUnavailableException($"No connection string named '{p.Connection}' is configured.");
-        return await RedisCacheClient.ConnectAsync(p.Connection!, connectionString, p.Timeout);
+        return await RedisCacheClient.ConnectAsync(p.Connection!, connectionString, p.Timeout, ct);
     }
 
     /// <summary>Deletes data keys 0..touched−1 (miss keys are never written). Bounded in time; never throws.</summary>
@@ -80,87 +86,78 @@ public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExe
         /// <summary>How many data keys (from k0) may exist on the server: what cleanup must delete.</summary>
         public int KeysTouched => Volatile.Read(ref keysTouched);
 
+        /// <summary>
+        /// A worker whose operations have all failed (connection lost, refused or timed out) for this long
+        /// gives up, and with it the run: the server is gone, and going on would only count failures.
+        /// </summary>
+        TimeSpan GiveUpAfter => p.Timeout * 3;
+
         public async Task ExecutePhasesAsync(CancellationToken ct)
         {
             var written = false;
             foreach (var phase in p.Phases)
             {
                 if (phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written)
+                {
                     await SeedAsync(phase, ct);
+                    written = true;
+                }
                 if (phase == CachePhase.Write) written = true;
                 await RunPhaseAsync(phase, ct);
             }
         }
 
-        /// <summary>Reads of written keys need keys: write them first, unmeasured, and say so.</summary>
+        /// <summary>
+        /// Reads of written keys need keys: write the ones the run's reads can ask for first, unmeasured, and
+        /// say so. A server that cannot take them ends the run rather than turning every read into a miss.
+        /// </summary>
         async Task SeedAsync(CachePhase before, CancellationToken ct)
         {
-            Touch(p.KeyCount);
-            var failed = 0;
-            for (var i = 0; i < p.KeyCount; i++)
+            var count = !p.Phases.Contains(CachePhase.ReadDistinct) ? 1 : p.Requests is { } r ? (int)Math.Min(r, p.KeyCount) : p.KeyCount;
+            Touch(count);
+            var refused = 0;
+            for (var i = 0; i < count; i++)
             {
-                ct.ThrowIfCancellationRequested();
                 try
                 {
-                    await client.SetAsync(keys.Data(i), value).WaitAsync(p.Timeout, ct);
+                    await client.SetAsync(keys.Data(i), value, KeyTimeToLive).WaitAsync(p.Timeout, ct);
                 }
-                catch (Exception ex) when (ex is not OperationCanceledException)
+                catch (Exception ex) when (ex is not OperationCanceledException || !ct.IsCancellationRequested)
                 {
-                    failed++;
+                    var kind = CacheErrorClassifier.Classify(ex);
+                    if (kind != ErrorKind.ServerError)
+                        throw new CacheUnavailableException($"Could not write the keys that {before.Name()} reads ({kind}): {Clean(ex.Message)}");
+                    refused++;
                 }
             }
-            context.Notes.Add($"Before {before.Name()}: wrote {p.KeyCount - failed:N0} of {p.KeyCount:N0} keys (not measured) so reads have something to find.");
+            context.Notes.Add($"Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
         }
 
-        Task RunPhaseAsync(CachePhase phase, CancellationToken ct)
+        async Task RunPhaseAsync(CachePhase phase, CancellationToken ct)
         {
-            Func<long> claim;
-            long issued = -1;
-            if (p.Requests is { } requests)
-            {
-                claim = () => Interlocked.Increment(ref issued) is var i && i < requests ? i : -1;
-            }
-            else
-            {
-                var deadline = Stopwatch.GetTimestamp() + (long)(p.DurationSeconds!.Value * (double)Stopwatch.Frequency);
-                claim = () => Stopwatch.GetTimestamp() < deadline ? Interlocked.Increment(ref issued) : -1;
-            }
+            var claim = OperationClaims.Of(p.Requests, p.DurationSeconds);
 
-            // One worker that gives up (the server is gone) stops the others too.
-            var phaseCancel = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            // One worker that gives up (the server is gone) stops the others too. Their tasks end cancelled,
+            // so awaiting them all throws the one real failure.
+            using var phaseCancel = CancellationTokenSource.CreateLinkedTokenSource(ct);
             var workers = Enumerable.Range(0, p.Concurrency).Select(worker => Task.Run(async () =>
             {
                 try
                 {
+                    var streak = new FailureStreak();
                     while (claim() is var i && i >= 0)
-                        await OperateAsync(phase, i, worker, phaseCancel.Token);
+                        await OperateAsync(phase, i, worker, streak, phaseCancel.Token);
                 }
-                catch
+                catch (Exception ex) when (ex is not OperationCanceledException)
                 {
                     await phaseCancel.CancelAsync();
                     throw;
                 }
             }, phaseCancel.Token)).ToArray();
-            return WhenAllAsync(workers, phaseCancel, ct);
+            await Task.WhenAll(workers);
         }
 
-        /// <summary>Surfaces the real failure of a worker, not the cancellations it caused in the others.</summary>
-        static async Task WhenAllAsync(Task[] workers, CancellationTokenSource phaseCancel, CancellationToken ct)
-        {
-            using (phaseCancel)
-            {
-                try
-                {
-                    await Task.WhenAll(workers);
-                }
-                catch when (!ct.IsCancellationRequested && workers.FirstOrDefault(w => w.IsFaulted && w.Exception!.InnerException is not OperationCanceledException) is { } failed)
-                {
-                    throw failed.Exception!.InnerException!;
-                }
-            }
-        }
-
-        async Task OperateAsync(CachePhase phase, long i, int worker, CancellationToken ct)
+        async Task OperateAsync(CachePhase phase, long i, int worker, FailureStreak streak, CancellationToken ct)
         {
             var key = phase switch
             {
@@ -173,12 +170,13 @@ public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExe
 
             // Numbered in the order operations start, across workers, as HTTP requests are.
             var sample = new Sample { Series = phase.Name(), Connection = worker, Index = Interlocked.Increment(ref nextIndex) };
+            Exception? failure = null;
             var start = Stopwatch.GetTimestamp();
             try
             {
                 if (phase == CachePhase.Write)
                 {
-                    await client.SetAsync(key, value).WaitAsync(p.Timeout, ct);
+                    await client.SetAsync(key, value, KeyTimeToLive).WaitAsync(p.Timeout, ct);
                     sample.Bytes = value.Length;
                 }
                 else
@@ -194,37 +192,63 @@ public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExe
             }
             catch (Exception ex)
             {
-                sample.Error = CacheErrorClassifier.Classify(ex);
-                context.Notes.AddError(sample.Error, client is RedisCacheClient redis ? redis.Redact(ex.Message) : ex.Message);
+                failure = ex;
             }
-            var end = Stopwatch.GetTimestamp();
+            var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
             sample.OffsetNs = Ticks.ToNanoseconds(start - runStart);
             sample.LatencyNs = Ticks.ToNanoseconds(end - start);
+            if (failure is not null)
+            {
+                sample.Error = CacheErrorClassifier.Classify(failure);
+                context.Notes.AddError(sample.Error, Clean(failure.Message));
+            }
             context.Record(sample);
-
-            if (CacheErrorClassifier.IsConnectionLoss(sample.Error)) await AwaitReconnectAsync(ct);
+            await streak.AfterAsync(sample.Error, GiveUpAfter, ct);
         }
 
-        /// <summary>
-        /// After a lost connection every further operation would fail in microseconds and flood the run with
-        /// errors; wait for the client's reconnect instead, for at most the timeout, then give up the run.
-        /// </summary>
-        async Task AwaitReconnectAsync(CancellationToken ct)
+        /// <summary>A message safe and useful to keep: no password, and this run's key names folded so one cause is one entry.</summary>
+        string Clean(string message)
         {
-            var giveUp = Stopwatch.GetTimestamp() + (long)(p.Timeout.TotalSeconds * Stopwatch.Frequency);
-            while (!client.IsConnected)
-            {
-                if (Stopwatch.GetTimestamp() > giveUp)
-                    throw new CacheUnavailableException(
-                        $"Lost the connection to the cache server and it was not back within {p.TimeoutMs:N0} ms (timeoutMs). Samples taken before are kept.");
-                await Task.Delay(20, ct);
-            }
+            if (client is RedisCacheClient redis) message = redis.Redact(message);
+            return Regex.Replace(message, Regex.Escape(keys.Prefix) + @"\S*", "{key}");
         }
 
         void Touch(int count)
         {
             int current;
             while ((current = Volatile.Read(ref keysTouched)) < count && Interlocked.CompareExchange(ref keysTouched, count, current) != current) { }
+        }
+    }
+
+    /// <summary>
+    /// One worker's run of consecutive operations that got no answer. While the connection is down, every
+    /// operation fails in microseconds; backing off (10 ms, doubling to 250 ms) keeps that from flooding
+    /// the run with failures while the client reconnects. If the streak outlasts the limit, the run fails.
+    /// </summary>
+    sealed class FailureStreak
+    {
+        static readonly TimeSpan MaxBackoff = TimeSpan.FromMilliseconds(250);
+        long firstFailure;
+        TimeSpan backoff;
+
+        public async Task AfterAsync(ErrorKind error, TimeSpan giveUpAfter, CancellationToken ct)
+        {
+            if (!CacheErrorClassifier.IsNoAnswer(error))
+            {
+                firstFailure = 0;
+                return;
+            }
+            if (firstFailure == 0)
+            {
+                firstFailure = Stopwatch.GetTimestamp();
+                backoff = TimeSpan.FromMilliseconds(10);
+            }
+            var failingFor = Stopwatch.GetElapsedTime(firstFailure);
+            if (failingFor > giveUpAfter)
+                throw new CacheUnavailableException(
+                    $"The cache server gave no answer for {failingFor.TotalSeconds:N1} s ({error}: lost, refused or timed out), more than 3 × timeoutMs; gave up. Samples taken before are kept.");
+            await Task.Delay(backoff, ct);
+            backoff = TimeSpan.FromTicks(Math.Min(backoff.Ticks * 2, MaxBackoff.Ticks));
         }
     }
 }

@@ -17,6 +17,6 @@ public static class CacheErrorClassifier
         _ => ErrorKind.Other,
     };
 
-    /// <summary>Errors after which the next operation would fail the same way until the connection is back.</summary>
-    public static bool IsConnectionLoss(ErrorKind kind) => kind is ErrorKind.ConnectionRefused or ErrorKind.ConnectionReset;
+    /// <summary>Failures that got no answer from the server (unlike an error reply): lost, refused or timed out.</summary>
+    public static bool IsNoAnswer(ErrorKind kind) => kind is ErrorKind.ConnectionRefused or ErrorKind.ConnectionReset or ErrorKind.Timeout;
 }

@@ -3,7 +3,8 @@ namespace BenchDashboard.Runner.Cache;
 /// <summary>The few cache operations seed 004 timed, over either backend.</summary>
 public interface ICacheClient : IAsyncDisposable
 {
-    Task SetAsync(string key, byte[] value);
+    /// <summary>Stores the value with a time to live, so keys outlive no crash of the runner for long.</summary>
+    Task SetAsync(string key, byte[] value, TimeSpan timeToLive);
 
     /// <summary>The length of the value found, or null for a miss.</summary>
     Task<int?> GetAsync(string key);

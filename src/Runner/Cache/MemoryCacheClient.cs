@@ -10,9 +10,9 @@ public sealed class MemoryCacheClient : ICacheClient
 {
     readonly MemoryCache cache = new(new MemoryCacheOptions());
 
-    public Task SetAsync(string key, byte[] value)
+    public Task SetAsync(string key, byte[] value, TimeSpan timeToLive)
     {
-        cache.Set(key, value);
+        cache.Set(key, value, timeToLive);
         return Task.CompletedTask;
     }
 

@@ -22,7 +22,7 @@ public sealed class RedisCacheClient : ICacheClient
     }
 
     /// <summary>Connects or throws <see cref="CacheUnavailableException"/> with a message safe to show.</summary>
-    public static async Task<RedisCacheClient> ConnectAsync(string connectionName, string connectionString, TimeSpan timeout)
+    public static async Task<RedisCacheClient> ConnectAsync(string connectionName, string connectionString, TimeSpan timeout, CancellationToken ct)
     {
         ConfigurationOptions options;
         try
@@ -41,8 +41,17 @@ public sealed class RedisCacheClient : ICacheClient
         options.ClientName = "BenchDashboard";
         try
         {
-            var connection = await ConnectionMultiplexer.ConnectAsync(options);
-            return new RedisCacheClient(connection, options.Password);
+            var connecting = ConnectionMultiplexer.ConnectAsync(options);
+            try
+            {
+                return new RedisCacheClient(await connecting.WaitAsync(ct), options.Password);
+            }
+            catch (OperationCanceledException)
+            {
+                // Cancelled while connecting: close the connection once it exists.
+                _ = connecting.ContinueWith(t => t.Result.Dispose(), TaskContinuationOptions.OnlyOnRanToCompletion);
+                throw;
+            }
         }
         catch (Exception ex) when (ex is RedisException or TimeoutException or System.Net.Sockets.SocketException)
         {
@@ -50,7 +59,7 @@ public sealed class RedisCacheClient : ICacheClient
         }
     }
 
-    public Task SetAsync(string key, byte[] value) => database.StringSetAsync(key, value);
+    public Task SetAsync(string key, byte[] value, TimeSpan timeToLive) => database.StringSetAsync(key, value, timeToLive);
 
     public async Task<int?> GetAsync(string key)
     {
@@ -66,7 +75,7 @@ public sealed class RedisCacheClient : ICacheClient
     /// <summary>Messages of this library name endpoints, not passwords; this makes sure of it.</summary>
     public string Redact(string message) => Redact(message, password);
 
-    static string Redact(string message, string? password) =>
+    public static string Redact(string message, string? password) =>
         string.IsNullOrEmpty(password) ? message : message.Replace(password, "***", StringComparison.Ordinal);
 
     public async ValueTask DisposeAsync() => await connection.CloseAsync(allowCommandsToComplete: false);

@@ -77,7 +77,9 @@ public sealed class CacheBenchmarkTests
         Assert.Equal(RunStatus.Completed, run.Status);
         Assert.Equal(120, samples.Count);
         Assert.All(samples, s => Assert.True(s.Hit));
-        Assert.Contains(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.Contains("wrote 25 of 25 keys (not measured)", StringComparison.Ordinal));
+        // Seeded once, before the first read phase, with the keys its reads can ask for.
+        Assert.Equal("Before read-distinct: wrote 25 of 25 keys (not measured) so reads have something to find.",
+            Assert.Single(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.Contains("not measured", StringComparison.Ordinal)));
     }
 
     [Fact]
@@ -120,11 +122,93 @@ public sealed class CacheBenchmarkTests
         var endedAt = DateTimeOffset.FromUnixTimeMilliseconds(run.EndedUtcMs!.Value).UtcDateTime;
         Assert.True(endedAt - killedAt < TimeSpan.FromSeconds(15), $"ended {(endedAt - killedAt).TotalSeconds:N1} s after the kill");
         Assert.Equal(RunStatus.Failed, run.Status);
-        Assert.Contains("Lost the connection to the cache server", run.Error);
+        Assert.Contains("The cache server gave no answer", run.Error);
         Assert.True(samples.Count(s => s.Error == ErrorKind.None) >= 500);
         Assert.Contains(samples, s => s.Error is ErrorKind.ConnectionReset or ErrorKind.ConnectionRefused or ErrorKind.Timeout);
         Assert.Contains(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.StartsWith("Cleanup failed", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public async Task AServerThatComesBackWithinTheTimeoutIsReconnectedAndTheFailedOperationsAreCounted()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var p = CacheRuns.Redis("restarted") with { Requests = 30_000, Phases = [CachePhase.Write], TimeoutMs = 10_000 };
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
+        {
+            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            await redis.RestartAsync();
+        });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.Equal(30_000, samples.Count); // every operation is accounted for, failed ones included
+        var failed = samples.Where(s => s.Error != ErrorKind.None).ToList();
+        Assert.NotEmpty(failed);
+        Assert.True(failed.Count < 100, $"{failed.Count} failed: a reconnect should cost a few operations, not a flood");
+        Assert.All(failed, s => Assert.True(s.Error is ErrorKind.ConnectionReset or ErrorKind.ConnectionRefused or ErrorKind.Timeout, s.Error.ToString()));
+        Assert.Contains(samples.SkipWhile(s => s.Error == ErrorKind.None).SkipWhile(s => s.Error != ErrorKind.None), s => s.Error == ErrorKind.None);
+    }
+
+    [Fact]
+    public async Task AServerThatHangsEndsTheRunWithinAFewTimeoutsNotAfterEveryOperationTimedOut()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var p = CacheRuns.Redis("hung") with { Requests = 100_000, Phases = [CachePhase.Write], TimeoutMs = 500, Concurrency = 4 };
+        var pausedAt = DateTime.MinValue;
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
+        {
+            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            redis.Pause();
+            pausedAt = DateTime.UtcNow;
+        });
+
+        var endedAt = DateTimeOffset.FromUnixTimeMilliseconds(run.EndedUtcMs!.Value).UtcDateTime;
+        Assert.True(endedAt - pausedAt < TimeSpan.FromSeconds(20), $"ended {(endedAt - pausedAt).TotalSeconds:N1} s after the pause");
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.Contains("The cache server gave no answer", run.Error);
+        Assert.Contains(samples, s => s.Error == ErrorKind.Timeout);
+        Assert.True(samples.Count(s => s.Error == ErrorKind.None) >= 500);
+    }
+
+    [Fact]
+    public async Task CancellingARunStillDeletesItsKeys()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var p = CacheRuns.Redis("cancelled") with { Requests = 400_000, KeyCount = 300, Phases = [CachePhase.Write, CachePhase.ReadMiss] };
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
+        {
+            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 1000) await Task.Delay(20);
+            Assert.Equal(CancelOutcome.CancelRequested, await host.WithQueueAsync(queue => queue.CancelAsync(runId, default)));
+        });
+
+        Assert.Equal(RunStatus.Cancelled, run.Status);
+        Assert.True(samples.Count >= 1000);
+        using var admin = await ConnectionMultiplexer.ConnectAsync(redis.ConnectionString);
+        Assert.Empty(admin.GetServer(admin.GetEndPoints()[0]).Keys(pattern: "cancelled:*"));
+        Assert.Contains(Json.Deserialize<RunNotes>(run.NotesJson!).Notes, n => n.StartsWith("Cleanup: deleted 300 keys", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task InDurationModeEachPhaseRunsForItsDuration()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        var (run, samples) = await CacheRuns.ExecuteAsync(host,
+            CacheRuns.Redis("duration") with { Requests = null, DurationSeconds = 1, KeyCount = 10, Phases = [CachePhase.Write, CachePhase.ReadMiss], Concurrency = 2 });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        var phases = SeriesStatistics.From(samples);
+        Assert.Equal(["write", "read-miss"], phases.Select(p => p.Name));
+        Assert.All(phases, p => Assert.InRange(p.Statistics.ElapsedNs, 900_000_000L, 3_000_000_000L));
+        Assert.Equal(phases[1].Statistics.Count, phases[1].Misses);
+        Assert.Equal(Enumerable.Range(0, samples.Count), samples.Select(s => s.Index));
+    }
+
+    [Fact]
+    public void PasswordsAreRedactedFromMessages() =>
+        Assert.Equal("auth failed for ***@host (password=***)", Runner.Cache.RedisCacheClient.Redact("auth failed for s3cr3t@host (password=s3cr3t)", "s3cr3t"));
 
     [Fact]
     public async Task AServerThatCannotBeReachedFailsTheRunWithAReasonAndNoPassword()

@@ -46,10 +46,15 @@ sealed class RunnerHost : IAsyncDisposable
     /// <summary>Queues a run through the real queue (validation included); fails the test if it was refused.</summary>
     public async Task<long> EnqueueAsync(Func<RunQueue, Task<EnqueueResult>> enqueue)
     {
-        await using var scope = Services.CreateAsyncScope();
-        var result = await enqueue(scope.ServiceProvider.GetRequiredService<RunQueue>());
+        var result = await WithQueueAsync(enqueue);
         if (!result.IsValid) throw new InvalidOperationException("Not queued: " + string.Join(" ", result.Errors.SelectMany(e => e.Value)));
         return result.Run!.Id;
+    }
+
+    public async Task<T> WithQueueAsync<T>(Func<RunQueue, Task<T>> action)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return await action(scope.ServiceProvider.GetRequiredService<RunQueue>());
     }
 
     public async ValueTask DisposeAsync()

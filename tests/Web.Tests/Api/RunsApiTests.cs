@@ -77,6 +77,8 @@ public class RunsApiTests
     [InlineData("""{"kind":"cache","requests":10,"phase":["write"]}""", "phase")]
     [InlineData("""{"kind":"cache","requests":10,"phases":["writes"]}""", "phases")]
     [InlineData("""{"kind":"cache","requests":10,"backend":"memcached"}""", "backend")]
+    [InlineData("""{"kind":"cache","requests":10,"phases":null}""", "Choose at least one phase")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":1,"headers":null}""", "headers")]
     public async Task UnknownKindsMisspelledFieldsAndWrongTypesAreRejected(string body, string field)
     {
         await using var app = new DashboardFactory();

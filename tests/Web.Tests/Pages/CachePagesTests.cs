@@ -40,9 +40,10 @@ public partial class CachePagesTests
         Assert.Equal(["write", "read-distinct", "read-miss"], RowsOf(html, "series-summary"));
         Assert.Equal(["write", "read-distinct", "read-miss"], RowsOf(html, "series-percent"));
         Assert.Contains("<span id=\"baseline-name\">write</span>", html);
-        // The page and the API agree on the figures: the write phase's operations per second.
+        // The page and the API agree on the figures: the write phase's operations per second, in its row.
         var writeRate = run.GetProperty("series")[0].GetProperty("stats").GetProperty("requestsPerSecond").GetDouble();
-        Assert.Contains($"<td class=\"num\">{writeRate.ToString("N1", System.Globalization.CultureInfo.InvariantCulture)}</td>", html);
+        var writeRow = Regex.Match(html, "<tr data-series=\"write\">(.*?)</tr>", RegexOptions.Singleline).Groups[1].Value;
+        Assert.Equal(writeRate.ToString("N1", System.Globalization.CultureInfo.InvariantCulture), Regex.Matches(writeRow, "<td class=\"num\">([^<]*)</td>")[4].Groups[1].Value);
 
         var rebased = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}?baseline=read-miss"));
         Assert.Contains("<span id=\"baseline-name\">read-miss</span>", rebased);
@@ -85,6 +86,35 @@ public partial class CachePagesTests
         var result = await DashboardFactory.WaitForEndAsync(client, long.Parse(run.Headers.Location!.ToString().Split('/').Last()));
         Assert.Equal(["write", "read-same"], result.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
         Assert.Equal(int.Parse(id), result.GetProperty("benchmarkId").GetInt32());
+    }
+
+    [Fact]
+    public async Task ASavedBenchmarkKeepsItsKindWhateverTheAddressOrFormSays()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var editor = await client.GetStringAsync("/benchmarks/edit");
+        List<KeyValuePair<string, string>> http =
+        [
+            new("Name", "an http one"), new("kind", "http"), new("Http.Url", "http://127.0.0.1:1/"), new("Http.Method", "GET"), new("Http.Mode", "requests"),
+            new("Http.Requests", "5"), new("Http.Concurrency", "1"), new("Http.TimeoutMs", "1000"), new("Http.WarmupRequests", "0"),
+            new("__RequestVerificationToken", TokenPattern().Match(editor).Groups[1].Value),
+        ];
+        Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(http))).StatusCode);
+        var id = Regex.Match(await client.GetStringAsync("/benchmarks"), "href=\"/benchmarks/edit/(\\d+)\">an http one<").Groups[1].Value;
+
+        // The stored kind wins over ?kind=cache in the address …
+        var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/edit/{id}?kind=cache"));
+        Assert.Contains("name=\"kind\" value=\"http\"", page);
+        Assert.Contains("value=\"http://127.0.0.1:1/\"", page);
+
+        // … and a posted form of the other kind is refused, changing nothing.
+        List<KeyValuePair<string, string>> cache =
+            [.. CacheFields("10", "write"), new("Name", "an http one"), new("kind", "cache"), new("__RequestVerificationToken", TokenPattern().Match(page).Groups[1].Value)];
+        var refused = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(cache));
+        Assert.Equal(HttpStatusCode.OK, refused.StatusCode);
+        Assert.Contains("its kind cannot change", WebUtility.HtmlDecode(await refused.Content.ReadAsStringAsync()));
+        Assert.Contains("<td>Http</td>", await client.GetStringAsync("/benchmarks"));
     }
 
     static List<string> RowsOf(string html, string tableId)

@@ -33,6 +33,7 @@ public sealed class EditModel(BenchmarkStore store) : PageModel
         }
         else
         {
+            Kind = "http";
             Http = HttpParametersForm.From(Json.Deserialize<HttpParameters>(benchmark.ParametersJson));
         }
         return Page();

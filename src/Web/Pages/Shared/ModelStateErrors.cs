@@ -9,7 +9,12 @@ public static class ModelStateErrors
     {
         foreach (var (field, messages) in errors)
         {
-            var key = field is "name" or "cronSchedule" ? char.ToUpperInvariant(field[0]) + field[1..] : $"{prefix}.{char.ToUpperInvariant(field[0])}{field[1..]}";
+            var key = field switch
+            {
+                "kind" => "", // about the whole form: shown in its validation summary
+                "name" or "cronSchedule" => char.ToUpperInvariant(field[0]) + field[1..],
+                _ => $"{prefix}.{char.ToUpperInvariant(field[0])}{field[1..]}",
+            };
             foreach (var message in messages) modelState.AddModelError(key, message);
         }
     }
