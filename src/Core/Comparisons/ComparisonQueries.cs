@@ -1,0 +1,43 @@
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+
+namespace BenchDashboard.Core.Comparisons;
+
+/// <summary>Loads the items named by keys ("12", "12/read-miss") and compares them; errors are keyed for the API.</summary>
+public sealed class ComparisonQueries(RunQueries runs)
+{
+    public const int MaxItems = 8;
+
+    public async Task<(RunComparison? Comparison, Dictionary<string, string[]> Errors)> CompareAsync(
+        IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct)
+    {
+        keys = keys.Select(k => k.Trim()).Where(k => k.Length > 0).Distinct().ToList();
+        if (keys.Count < 2 || keys.Count > MaxItems)
+            return (null, new() { ["items"] = [$"Choose 2 to {MaxItems} runs (or phases of runs) to compare."] });
+
+        var items = new List<ComparedItem>();
+        var reports = new Dictionary<long, RunReport>();
+        foreach (var key in keys)
+        {
+            if (!ComparedItem.TryParseKey(key, out var runId, out var series))
+                return (null, new() { ["items"] = [$"'{key}' is not a run id or run/phase (e.g. 12 or 12/read-miss)."] });
+            if (!reports.TryGetValue(runId, out var report))
+            {
+                if (await runs.ReportAsync(runId, ct) is not { } found) return (null, new() { ["items"] = [$"There is no run {runId}."] });
+                reports[runId] = report = found;
+            }
+            if (series is null)
+            {
+                items.Add(new ComparedItem(key, $"#{runId}", report.Run, null, report.Samples, report.Statistics));
+                continue;
+            }
+            var samples = report.Samples.Where(s => s.Series == series).ToList();
+            if (samples.Count == 0) return (null, new() { ["items"] = [$"Run {runId} has no series '{series}'."] });
+            items.Add(new ComparedItem(key, $"#{runId} {series}", report.Run, series, samples, RunStatistics.From(samples)));
+        }
+
+        baselineKey ??= keys[0];
+        if (!keys.Contains(baselineKey)) return (null, new() { ["baseline"] = [$"The baseline '{baselineKey}' is not among the compared items."] });
+        return (RunComparison.Build(items, baselineKey, seed), []);
+    }
+}

@@ -1,0 +1,49 @@
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+
+namespace BenchDashboard.Core.Comparisons;
+
+/// <summary>
+/// Two or more items side by side: seed 000's table (each figure as a percentage of the baseline), a
+/// bootstrap verdict on median and p95 for each item against the baseline, and every parameter or
+/// environment field that differs, with warnings when more than one thing changed.
+/// </summary>
+public sealed record RunComparison(
+    IReadOnlyList<ComparedItem> Items, string BaselineKey, IReadOnlyList<ComparisonRow> Rows,
+    IReadOnlyList<Verdict> Verdicts, IReadOnlyList<FieldDifference> Differences, IReadOnlyList<string> Warnings, int Seed)
+{
+    public static RunComparison Build(IReadOnlyList<ComparedItem> items, string baselineKey, int seed = Bootstrap.DefaultSeed)
+    {
+        var baseline = items.Single(i => i.Key == baselineKey);
+        var rows = BaselineComparison.Compare(items.Select(i => (i.Key, i.Statistics)).ToList(), baselineKey);
+        var baseLatencies = baseline.RankedLatencies();
+
+        var verdicts = new List<Verdict>();
+        foreach (var item in items.Where(i => i.Key != baselineKey))
+        {
+            var latencies = item.RankedLatencies();
+            foreach (var (metric, permille) in Comparisons.Verdicts.Metrics)
+                if (Bootstrap.Change(baseLatencies, latencies, permille, seed: seed) is { } change)
+                    verdicts.Add(new Verdict(item.Key, metric, change, Comparisons.Verdicts.Describe(change)));
+        }
+
+        var differences = FieldDifferences.Between(items);
+        return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed);
+    }
+
+    static List<string> Warn(IReadOnlyList<ComparedItem> items, IReadOnlyList<FieldDifference> differences)
+    {
+        var warnings = new List<string>();
+        var platform = differences.Where(d => FieldDifferences.PlatformFields.Contains(d.Field)).Select(d => d.Field).ToList();
+        if (platform.Count > 0)
+            warnings.Add($"The runs did not run on the same platform ({string.Join(", ", platform)}): a difference may come from the machine, not the setting.");
+        var settings = differences.Where(d => d.Field != "series").ToList();
+        if (settings.Count > 1)
+            warnings.Add($"More than one thing differs ({string.Join(", ", settings.Select(d => d.Field))}): the results cannot tell which of them made the difference.");
+        if (items.Any(i => i.Run.Status != RunStatus.Completed))
+            warnings.Add("Not every run completed: a cancelled, failed or unfinished run has fewer samples than asked for.");
+        if (items.Any(i => i.RankedLatencies().Length < 30))
+            warnings.Add("An item has fewer than 30 answered requests: its verdict rests on very little.");
+        return warnings;
+    }
+}

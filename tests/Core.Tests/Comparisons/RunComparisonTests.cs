@@ -1,0 +1,89 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+
+namespace BenchDashboard.Core.Tests.Comparisons;
+
+public class RunComparisonTests
+{
+    static ComparedItem Item(long id, string dynamicCache, int concurrency = 1, double latencyMs = 10, string machine = "web-1")
+    {
+        var environment = new EnvironmentSnapshot
+        {
+            MachineName = machine, OsDescription = "Linux", DotnetVersion = ".NET 10.0.0", ProcessorCount = 2,
+            PlatformVariables = new(StringComparer.Ordinal) { ["WEBSITE_DYNAMIC_CACHE"] = dynamicCache, ["WEBSITE_SKU"] = "Standard" },
+        };
+        var run = new Run
+        {
+            Id = id, Kind = BenchmarkKind.Http, Status = RunStatus.Completed,
+            ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1/index.php", Requests = 50, Concurrency = concurrency }),
+            EnvironmentJson = Json.Serialize(environment),
+        };
+        var random = new Random((int)id);
+        var samples = Enumerable.Range(0, 50).Select(i => new Sample
+        {
+            RunId = id, Index = i, OffsetNs = i * 20_000_000L, LatencyNs = (long)(latencyMs * 1e6 * (0.9 + 0.2 * random.NextDouble())),
+        }).ToList();
+        return new ComparedItem(id.ToString(), $"#{id}", run, null, samples, RunStatistics.From(samples));
+    }
+
+    [Fact]
+    public void RunsThatDifferInOneEnvironmentFieldListExactlyThatField()
+    {
+        var comparison = RunComparison.Build([Item(1, "0"), Item(2, "2", latencyMs: 7.5)], "1");
+
+        var difference = Assert.Single(comparison.Differences);
+        Assert.Equal("environment.WEBSITE_DYNAMIC_CACHE", difference.Field);
+        Assert.Equal(["0", "2"], difference.Values);
+        Assert.Empty(comparison.Warnings);
+    }
+
+    [Fact]
+    public void MoreThanOneDifferenceAndAnotherMachineAreWarnedAbout()
+    {
+        var comparison = RunComparison.Build([Item(1, "0"), Item(2, "2", concurrency: 4, machine: "web-2")], "1");
+
+        Assert.Equal(["environment.WEBSITE_DYNAMIC_CACHE", "environment.machineName", "parameters.concurrency"], comparison.Differences.Select(d => d.Field));
+        Assert.Contains(comparison.Warnings, w => w.Contains("did not run on the same platform (environment.machineName)", StringComparison.Ordinal));
+        Assert.Contains(comparison.Warnings, w => w.StartsWith("More than one thing differs", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void SeedZerosTableAndAVerdictForEachItem()
+    {
+        // Seed 000: Dynamic Cache 2 ran at 72–75 % of the baseline's time.
+        var comparison = RunComparison.Build([Item(1, "0"), Item(2, "1", latencyMs: 7.5), Item(3, "2", latencyMs: 7.3)], "1");
+
+        Assert.Equal(["1", "2", "3"], comparison.Rows.Select(r => r.Name));
+        Assert.InRange(comparison.Rows[1].PercentOfBaseline[ComparedMetric.Mean]!.Value, 70, 80);
+        Assert.Equal(4, comparison.Verdicts.Count); // median and p95 for each non-baseline item
+        var median = comparison.Verdicts.Single(v => v.ItemKey == "2" && v.Metric == "median");
+        Assert.True(median.Change.IsSignificant);
+        Assert.InRange(median.Change.Change, median.Change.Lower, median.Change.Upper);
+        Assert.Matches(@"^2\d\.\d % faster \(95 % CI \d+\.\d % to \d+\.\d %\)$", median.Text);
+    }
+
+    [Fact]
+    public void AVerdictWithoutSignificanceSaysSo()
+    {
+        var text = Verdicts.Describe(new QuantileChange(500, 100, 101, 0.01, -0.012, 0.031, 0.95, 2000, 1));
+        Assert.Equal("no significant difference (95 % CI −1.2 % to +3.1 %)", text);
+        Assert.Equal("5.0 % slower (95 % CI 2.0 % to 8.0 %)", Verdicts.Describe(new QuantileChange(500, 100, 105, 0.05, 0.02, 0.08, 0.95, 2000, 1)));
+    }
+
+    [Theory]
+    [InlineData("12", 12L, null)]
+    [InlineData("12/read-miss", 12L, "read-miss")]
+    public void ItemKeysNameARunOrOneOfItsSeries(string key, long run, string? series)
+    {
+        Assert.True(ComparedItem.TryParseKey(key, out var id, out var s));
+        Assert.Equal((run, series), (id, s));
+    }
+
+    [Theory]
+    [InlineData("x")]
+    [InlineData("0")]
+    [InlineData("12/")]
+    public void OtherKeysAreRefused(string key) => Assert.False(ComparedItem.TryParseKey(key, out _, out _));
+}
