@@ -27,6 +27,7 @@ app.UseAntiforgery();
 
 app.MapRazorPages();
 app.MapRunsApi();
+app.MapCompareApi();
 app.MapTargets();
 app.MapOpenApi();
 

@@ -33,3 +33,28 @@ public static class Histogram
         return result;
     }
 }
+
+/// <summary>Bins shared by several sets, so their histograms can be overlaid: one set of edges, counts per set.</summary>
+public sealed record SharedHistogram(IReadOnlyList<long> EdgesNs, IReadOnlyList<int[]> Counts)
+{
+    /// <summary>
+    /// Equal-width bins from the smallest value to the largest p99.9 of the sets; values above go into the
+    /// last bin, which therefore reads "and above".
+    /// </summary>
+    public static SharedHistogram Build(IReadOnlyList<long[]> sets, int bins = 40)
+    {
+        var nonEmpty = sets.Where(s => s.Length > 0).ToList();
+        if (nonEmpty.Count == 0) return new SharedHistogram([], sets.Select(_ => Array.Empty<int>()).ToList());
+        var min = nonEmpty.Min(s => s.Min());
+        var top = nonEmpty.Max(s => { var sorted = (long[])s.Clone(); Array.Sort(sorted); return Percentile.NearestRank(sorted, 999); });
+        var width = Math.Max(1, (top - min + bins - 1) / bins);
+        var edges = Enumerable.Range(0, bins + 1).Select(i => min + i * width).ToList();
+        var counts = sets.Select(set =>
+        {
+            var c = new int[bins];
+            foreach (var v in set) c[Math.Clamp((int)((v - min) / width), 0, bins - 1)]++;
+            return c;
+        }).ToList();
+        return new SharedHistogram(edges, counts);
+    }
+}

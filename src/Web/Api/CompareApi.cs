@@ -1,0 +1,56 @@
+using System.Globalization;
+using System.Text;
+using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Statistics;
+using Microsoft.AspNetCore.Http.HttpResults;
+
+namespace BenchDashboard.Web.Api;
+
+public static class CompareApi
+{
+    public static RouteGroupBuilder MapCompareApi(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/api/compare").WithTags("Compare");
+        group.MapGet("/", CompareAsync);
+        return group;
+    }
+
+    /// <summary>
+    /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
+    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV.
+    /// </summary>
+    static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
+        string[]? items, string? baseline, int? seed, string? format, ComparisonQueries queries, CancellationToken ct)
+    {
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct);
+        if (comparison is null) return TypedResults.ValidationProblem(errors);
+        if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
+        return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");
+    }
+
+    /// <summary>Accepts both <c>items=1,2</c> and <c>items=1&amp;items=2</c>.</summary>
+    public static List<string> SplitItems(string[]? items) =>
+        (items ?? []).SelectMany(i => i.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
+
+    /// <summary>One row per item: each figure, then each as a percentage of the baseline, then the verdicts.</summary>
+    static string Csv(RunComparison c)
+    {
+        var metrics = BaselineComparison.Metrics;
+        var names = metrics.Select(m => m.ToString().ToLowerInvariant()).ToList();
+        var text = new StringBuilder("item,label,baseline," + string.Join(",", names.Select(n => n is "throughput" or "errors" ? n : n + "_ms"))
+            + "," + string.Join(",", names.Select(n => n + "_percent")) + ",median_verdict,p95_verdict\n");
+        foreach (var (item, row) in c.Items.Zip(c.Rows))
+        {
+            string Value(ComparedMetric m) => row.Values[m] is { } v ? (m is ComparedMetric.Throughput or ComparedMetric.Errors ? v : v / 1e6).ToString("R", CultureInfo.InvariantCulture) : "";
+            string Percent(ComparedMetric m) => row.PercentOfBaseline[m]?.ToString("R", CultureInfo.InvariantCulture) ?? "";
+            string Verdict(string metric) => Quote(c.Verdicts.FirstOrDefault(v => v.ItemKey == item.Key && v.Metric == metric)?.Text ?? "");
+            text.Append(CultureInfo.InvariantCulture, $"{Quote(item.Key)},{Quote(item.Label)},{(row.IsBaseline ? 1 : 0)},")
+                .Append(string.Join(",", metrics.Select(Value))).Append(',')
+                .Append(string.Join(",", metrics.Select(Percent))).Append(',')
+                .Append(Verdict("median")).Append(',').Append(Verdict("p95")).Append('\n');
+        }
+        return text.ToString();
+    }
+
+    static string Quote(string value) => value.IndexOfAny([',', '"', '\n']) < 0 ? value : "\"" + value.Replace("\"", "\"\"") + "\"";
+}
