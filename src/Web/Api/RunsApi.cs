@@ -5,6 +5,7 @@ using System.Text.Json.Nodes;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchDashboard.Web.Api;
@@ -22,6 +23,7 @@ public static class RunsApi
         group.MapGet("/{id:long}", GetAsync);
         group.MapPost("/{id:long}/cancel", CancelAsync);
         group.MapGet("/{id:long}/samples", SamplesAsync);
+        group.MapGet("/{id:long}/analysis", AnalysisAsync);
         return group;
     }
 
@@ -79,6 +81,28 @@ public static class RunsApi
             CancelOutcome.AlreadyFinished => TypedResults.Conflict("The run has already finished."),
             _ => TypedResults.Accepted($"/api/runs/{id}"),
         };
+
+    /// <summary>
+    /// Seed 003's reading of a run: <c>?window=10</c> (seconds per time window; default: a length that gives
+    /// at least 6 windows), <c>?series=read-miss</c> for one phase of a cache run.
+    /// </summary>
+    static async Task<Results<Ok<RunAnalysisDto>, NotFound, ValidationProblem>> AnalysisAsync(long id, int? window, string? series, RunQueries queries, CancellationToken ct)
+    {
+        if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
+        var samples = series is null ? report.Samples : report.Samples.Where(s => s.Series == series).ToList();
+        if (series is not null && samples.Count == 0)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
+        if (window is < 1)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = ["The window length is a whole number of seconds, at least 1."] });
+        try
+        {
+            return TypedResults.Ok(RunAnalysisDto.From(RunAnalysis.Analyze(samples, window), series));
+        }
+        catch (ArgumentException ex)
+        {
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = [ex.Message.Split(" (Parameter")[0]] });
+        }
+    }
 
     /// <summary>Every sample of a run, as JSON or (with <c>?format=csv</c> or <c>Accept: text/csv</c>) as CSV.</summary>
     static async Task<IResult> SamplesAsync(long id, string? format, HttpRequest request, RunQueries queries, CancellationToken ct)

@@ -42,6 +42,9 @@ public static class Display
         }
     }
 
+    public static string WindowLength(int seconds) =>
+        seconds % 3600 == 0 ? $"{seconds / 3600} h" : seconds % 60 == 0 ? $"{seconds / 60} min" : $"{seconds} s";
+
     public static string MetricName(ComparedMetric metric) => metric switch
     {
         ComparedMetric.TotalTime => "Total time",

@@ -15,16 +15,33 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue) : PageModel
     public IReadOnlyList<ComparisonRow> Comparison { get; private set; } = [];
     public string? Baseline { get; private set; }
 
-    public async Task<IActionResult> OnGetAsync(long id, string? baseline, CancellationToken ct)
+    /// <summary>Time windows, warm-up and episodes of the whole run, or of <see cref="AnalysedSeries"/>.</summary>
+    public RunAnalysis? Analysis { get; private set; }
+    public string? AnalysedSeries { get; private set; }
+    public string? AnalysisError { get; private set; }
+
+    public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, CancellationToken ct)
     {
         if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
         Report = report;
+        // A run of several series is analysed one series at a time: phases differ by design.
+        AnalysedSeries = report.Series.Count == 0 ? null : report.Series.Any(s => s.Name == series) ? series : report.Series[0].Name;
+        var analysed = AnalysedSeries is null ? report.Samples : report.Samples.Where(s => s.Series == AnalysedSeries).ToList();
+        try
+        {
+            Analysis = RunAnalysis.Analyze(analysed, window is >= 1 ? window : null);
+        }
+        catch (ArgumentException ex)
+        {
+            AnalysisError = ex.Message.Split(" (Parameter")[0];
+            Analysis = RunAnalysis.Analyze(analysed);
+        }
         if (report.Series.Count > 0)
         {
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
-        ChartJson = RunCharts.Build(report.Samples);
+        ChartJson = RunCharts.Build(report.Samples, Analysis);
         return Page();
     }
 

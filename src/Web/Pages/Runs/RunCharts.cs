@@ -13,7 +13,7 @@ public static class RunCharts
     public const int MaxSeriesPoints = 4000;
     public const int MaxErrorPoints = 2000;
 
-    public static string Build(IReadOnlyList<Sample> samples)
+    public static string Build(IReadOnlyList<Sample> samples, RunAnalysis? analysis = null)
     {
         var answered = samples.Where(s => !s.Error.IsTransportError()).ToList();
         var errors = samples.Where(s => s.Error != ErrorKind.None).ToList();
@@ -30,6 +30,8 @@ public static class RunCharts
             errors = Every(errors, MaxErrorPoints).Select(s => new { x = s.Index, y = s.LatencyNs / 1e6, kind = s.Error.ToString(), status = s.StatusCode }),
             histogram = Histogram.Build(latencies).Select(b => new { fromMs = b.FromNs / 1e6, toMs = b.ToNs / 1e6, count = b.Count }),
             totalSamples = samples.Count,
+            steadyFromIndex = analysis?.SteadyFromIndex,
+            episodes = analysis?.Degradation?.Episodes.Select(e => new { from = e.StartIndex, to = e.EndIndex }) ?? [],
         };
         return Json.Serialize(data);
     }

@@ -13,6 +13,12 @@
                 { label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, borderColor: '#9aa3b2', backgroundColor: '#9aa3b2' },
             ];
         datasets.push({ label: 'errors', data: data.errors, pointStyle: 'crossRot', pointRadius: 5, borderColor: '#c0342b', backgroundColor: '#c0342b' });
+        // Warm-up boundary and degradation episodes, drawn at the top of the plotted range.
+        const all = datasets.flatMap(d => d.data.map(p => p.y));
+        const top = all.length ? Math.max(...all) * 1.05 : 1;
+        if (data.steadyFromIndex !== null && data.steadyFromIndex !== undefined)
+            datasets.push({ label: 'steady from here', data: [{ x: data.steadyFromIndex, y: 0 }, { x: data.steadyFromIndex, y: top }], showLine: true, borderDash: [6, 4], borderColor: '#1d2330', pointRadius: 0 });
+        data.episodes.forEach((e, i) => datasets.push({ label: i === 0 ? 'degradation episodes' : '', data: [{ x: e.from, y: top }, { x: e.to, y: top }], showLine: true, borderWidth: 6, borderColor: '#e8890c', pointRadius: 0 }));
         new Chart(document.getElementById('series-chart'), {
             type: 'scatter',
             data: { datasets },
@@ -24,6 +30,7 @@
                     y: { title: { display: true, text: 'latency (ms)' }, beginAtZero: true },
                 },
                 plugins: {
+                    legend: { labels: { filter: (item) => item.text !== '' } },
                     tooltip: {
                         callbacks: {
                             label: (ctx) => {
