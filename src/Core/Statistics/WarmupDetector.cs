@@ -2,15 +2,17 @@ namespace BenchDashboard.Core.Statistics;
 
 /// <summary>
 /// Where the series settles: drop the first <see cref="Samples"/> values. <see cref="IsReliable"/> is false
-/// when the best cut lies in the second half of the series, MSER's sign that the run never reached a steady
-/// state (or is too short to tell).
+/// when the best cut is the last one searched (half the series): the level was still changing halfway
+/// through, so the run never reached a steady state or is too short to tell.
 /// </summary>
 public sealed record WarmupEstimate(int Samples, int Count, double SteadyMeanNs, bool IsReliable);
 
 /// <summary>
 /// MSER-5 (White, 1997; Franklin and White, 2008): average the series in batches of 5, and choose the
 /// number of leading batches d that minimises the marginal standard error of the mean of what remains,
-/// Σ(Yᵢ − Ȳ_d)² / (m − d)², for d up to m − 2. Suffix sums make it O(n).
+/// Σ(Yᵢ − Ȳ_d)² / (m − d)², for d up to m / 2. (Beyond half, the statistic is dominated by the last few
+/// batches, whose variance is small by chance: the usual rule limits the search to the first half.)
+/// Suffix sums make it O(n).
 /// </summary>
 public static class WarmupDetector
 {
@@ -44,11 +46,12 @@ public static class WarmupDetector
             if (remaining < 2) continue;
             statistic[j] = (suffixSquares - suffixSum * suffixSum / remaining) / ((double)remaining * remaining);
         }
-        for (var d = 0; d <= m - 2; d++)
+        var half = m / 2;
+        for (var d = 0; d <= half; d++)
             if (statistic[d] < best) { best = statistic[d]; bestD = d; }
 
         var cut = bestD * BatchSize;
         var steadyMeanNs = batches.Skip(bestD).Average() * 1e6;
-        return new WarmupEstimate(cut, series.Count, steadyMeanNs, IsReliable: bestD <= m / 2);
+        return new WarmupEstimate(cut, series.Count, steadyMeanNs, IsReliable: bestD < half);
     }
 }

@@ -38,6 +38,14 @@ public class AnalysisTests
     }
 
     [Fact]
+    public void ASeriesStillClimbingAtHalfTimeHasNoSteadyState()
+    {
+        var random = new Random(9);
+        var warmup = WarmupDetector.Detect(Enumerable.Range(0, 10_000).Select(i => Noisy(random, 10 + i / 100.0)).ToList())!;
+        Assert.False(warmup.IsReliable);
+    }
+
+    [Fact]
     public void ASteadySeriesHasNoWarmUp() =>
         Assert.InRange(WarmupDetector.Detect(Enumerable.Range(0, 10_000).Select(_ => Noisy(new Random(5), 10)).ToList())!.Samples, 0, 500);
 
