@@ -24,6 +24,7 @@ public static class CoreServices
         services.AddSingleton<ParameterValidation>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
+        services.AddScoped<RunHistory>();
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<BenchmarkStore>();
         return services;

@@ -28,6 +28,7 @@ app.UseAntiforgery();
 app.MapRazorPages();
 app.MapRunsApi();
 app.MapCompareApi();
+app.MapBenchmarksApi();
 app.MapTargets();
 app.MapOpenApi();
 

@@ -13,6 +13,9 @@ public sealed class Benchmark
     /// <summary>Optional five-field cron expression (UTC); null means "on demand only".</summary>
     public string? CronSchedule { get; set; }
     public bool Enabled { get; set; } = true;
+
+    /// <summary>Pass/fail limits and the regression rule (<see cref="Thresholds"/>) as JSON; null for the defaults.</summary>
+    public string? ThresholdsJson { get; set; }
     public long CreatedUtcMs { get; set; }
 
     /// <summary>The schedule slot last turned into a run; guards against enqueuing the same slot twice.</summary>

@@ -14,17 +14,20 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
         db.Benchmarks.AsNoTracking().FirstOrDefaultAsync(b => b.Id == id, ct);
 
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
+    /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
     public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct) =>
-        SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, ct);
+        int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
+        SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, thresholds, ct);
 
     public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct) =>
-        SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, ct);
+        int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
+        SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, thresholds, ct);
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled, CancellationToken ct)
+        int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
+        Thresholds? thresholds, CancellationToken ct)
     {
+        foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
         name = name.Trim();
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
@@ -53,6 +56,7 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
         if (benchmark.CronSchedule != cron) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
         benchmark.CronSchedule = cron;
         benchmark.Enabled = enabled;
+        if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
         await db.SaveChangesAsync(ct);
         return (benchmark, errors);
     }

@@ -35,5 +35,8 @@ public sealed class Run
     /// <summary>What the executor wants a reader to know (<see cref="RunNotes"/>: error messages, cleanup) as JSON.</summary>
     public string? NotesJson { get; set; }
 
+    /// <summary>Key figures (<see cref="RunSummary"/>) as JSON, stored the first time a finished run is summarised.</summary>
+    public string? SummaryJson { get; set; }
+
     public string? Error { get; set; }
 }

@@ -72,6 +72,23 @@ public sealed class RunProcessor(
 
         await store.FinishAsync(run.Id, status, context.Completed, environmentJson, context.CachingEvidence, context.Notes, error, CancellationToken.None);
         logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, context.Completed);
+        await SummarizeAsync(run.Id);
+    }
+
+    /// <summary>Stores the run's key figures now, so trends and regression checks never re-read its samples.</summary>
+    async Task SummarizeAsync(long runId)
+    {
+        try
+        {
+            await using var scope = scopes.CreateAsyncScope();
+            if (await scope.ServiceProvider.GetRequiredService<RunQueries>().FindAsync(runId, CancellationToken.None) is { } finished)
+                await scope.ServiceProvider.GetRequiredService<RunHistory>().SummaryAsync(finished, CancellationToken.None);
+        }
+        catch (Exception ex)
+        {
+            // Not fatal: the summary is computed again the first time the run is looked at.
+            logger.LogWarning(ex, "Summarising run {RunId} failed", runId);
+        }
     }
 
     async Task HeartbeatAsync(long runId, RunContext context, Action onCancelRequested, CancellationToken ct)

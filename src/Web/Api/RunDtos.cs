@@ -61,8 +61,12 @@ public sealed record RunDto(
     long Id, int? BenchmarkId, string? BenchmarkName, string Kind, string Status,
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
-    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series)
+    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null)
 {
+    /// <summary>With its statistics, and (for a completed run of a saved benchmark) its pass/fail result and regression check.</summary>
+    public static RunDto From(RunReport report, HistoryPoint? point) =>
+        From(report) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression) };
+
     public static RunDto From(RunReport report)
     {
         var series = report.Series;

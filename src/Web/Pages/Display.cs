@@ -42,6 +42,37 @@ public static class Display
         }
     }
 
+    /// <summary>"p95 ≤ 200 ms, errors ≤ 1 %": the limits a benchmark has set.</summary>
+    public static string Limits(Thresholds t)
+    {
+        var parts = new List<string>();
+        string N(double v) => v.ToString("0.###", CultureInfo.InvariantCulture);
+        if (t.MaxMedianMs is { } m) parts.Add($"median ≤ {N(m)} ms");
+        if (t.MaxP95Ms is { } p95) parts.Add($"p95 ≤ {N(p95)} ms");
+        if (t.MaxP99Ms is { } p99) parts.Add($"p99 ≤ {N(p99)} ms");
+        if (t.MaxErrorPercent is { } e) parts.Add($"errors ≤ {N(e)} %");
+        if (t.MinRequestsPerSecond is { } r) parts.Add($"requests/s ≥ {N(r)}");
+        return string.Join(", ", parts);
+    }
+
+    /// <summary>"regression: median +14.2 %" or "–" (not flagged) or "no baseline yet".</summary>
+    public static string Regression(RegressionCheck? r) => r switch
+    {
+        null => "no baseline yet",
+        { IsFlagged: true } => "⚠ regression: " + string.Join(", ",
+            new[] { r.MedianRegressed ? $"median {Signed(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Signed(r.P95Change)}" : null }.OfType<string>()),
+        _ => $"ok (median {Signed(r.MedianChange)}, p95 {Signed(r.P95Change)})",
+    };
+
+    public static string Verdict(ThresholdResult? t) => t switch
+    {
+        null => "–",
+        { Passed: true } => "✓ passed",
+        _ => "✗ failed: " + string.Join(", ", t.Checks.Where(c => !c.Passed).Select(c => $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", CultureInfo.InvariantCulture) : "none")} vs {c.Limit.ToString("0.###", CultureInfo.InvariantCulture)}")),
+    };
+
+    static string Signed(double fraction) => (fraction >= 0 ? "+" : "−") + Math.Abs(fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + " %";
+
     public static string WindowLength(int seconds) =>
         seconds % 3600 == 0 ? $"{seconds / 3600} h" : seconds % 60 == 0 ? $"{seconds / 60} min" : $"{seconds} s";
 

@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages;
 
 /// <summary>The runs list, newest first, filterable by benchmark and status.</summary>
-public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks) : PageModel
+public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHistory history) : PageModel
 {
     [BindProperty(SupportsGet = true)] public int? BenchmarkId { get; set; }
     [BindProperty(SupportsGet = true)] public RunStatus? Status { get; set; }
@@ -14,9 +14,15 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks) : Pag
     public IReadOnlyList<Run> Runs { get; private set; } = [];
     public IReadOnlyList<Benchmark> Benchmarks { get; private set; } = [];
 
+    /// <summary>Regression flags and pass/fail of the listed completed runs of saved benchmarks, by run id.</summary>
+    public Dictionary<long, HistoryPoint> Flags { get; private set; } = [];
+
     public async Task OnGetAsync(CancellationToken ct)
     {
         Runs = await runs.ListAsync(new RunFilter(BenchmarkId, Status), ct);
         Benchmarks = await benchmarks.ListAsync(ct);
+        foreach (var benchmark in Benchmarks.Where(b => Runs.Any(r => r.BenchmarkId == b.Id)))
+            foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct))
+                Flags[point.Run.Id] = point;
     }
 }

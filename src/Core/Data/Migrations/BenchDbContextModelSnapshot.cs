@@ -50,6 +50,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired()
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("ThresholdsJson")
+                        .HasColumnType("TEXT");
+
                     b.HasKey("Id");
 
                     b.HasIndex("Name")
@@ -113,6 +116,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<string>("Status")
                         .IsRequired()
                         .HasMaxLength(32)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("SummaryJson")
                         .HasColumnType("TEXT");
 
                     b.HasKey("Id");

@@ -1,5 +1,6 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Web.Pages.Shared;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
@@ -15,6 +16,7 @@ public sealed class EditModel(BenchmarkStore store) : PageModel
     [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
     [BindProperty] public HttpParametersForm Http { get; set; } = new();
     [BindProperty] public CacheParametersForm Cache { get; set; } = new();
+    [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }
 
     public async Task<IActionResult> OnGetAsync(int? id, CancellationToken ct)
@@ -26,6 +28,7 @@ public sealed class EditModel(BenchmarkStore store) : PageModel
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
         Enabled = benchmark.Enabled;
+        Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
         if (benchmark.Kind == BenchmarkKind.Cache)
         {
             Kind = "cache";
@@ -43,21 +46,21 @@ public sealed class EditModel(BenchmarkStore store) : PageModel
     {
         Id = id;
         var prefix = Kind == "cache" ? nameof(Cache) : nameof(Http);
-        if (!ModelState.IsValidFor(prefix)) return Page();
+        if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Page();
         var errors = new Dictionary<string, string[]>();
         Benchmark? saved = null;
         if (Kind == "cache")
         {
             var parameters = Cache.ToParameters(errors);
-            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
+            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
         }
         else
         {
             var parameters = Http.ToParameters(errors);
-            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct);
+            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
         }
         if (saved is not null) return Redirect("/benchmarks");
-        ModelState.AddFieldErrors(errors, prefix);
+        ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));
         return Page();
     }
 }

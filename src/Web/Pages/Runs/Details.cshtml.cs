@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
-public sealed class DetailsModel(RunQueries queries, RunQueue queue) : PageModel
+public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory history) : PageModel
 {
     public RunReport Report { get; private set; } = null!;
     public string ChartJson { get; private set; } = "{}";
@@ -19,6 +19,9 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue) : PageModel
     public RunAnalysis? Analysis { get; private set; }
     public string? AnalysedSeries { get; private set; }
     public string? AnalysisError { get; private set; }
+
+    /// <summary>For a completed run of a saved benchmark: its limits' verdict and the regression check.</summary>
+    public HistoryPoint? History { get; private set; }
 
     public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, CancellationToken ct)
     {
@@ -42,6 +45,7 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue) : PageModel
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
         ChartJson = RunCharts.Build(report.Samples, Analysis);
+        History = await history.PointAsync(report.Run, ct);
         return Page();
     }
 

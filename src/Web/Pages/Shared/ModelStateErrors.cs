@@ -4,16 +4,22 @@ namespace BenchDashboard.Web.Pages.Shared;
 
 public static class ModelStateErrors
 {
+    static readonly HashSet<string> ThresholdFields =
+        ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "regressionPercent", "trailingRuns"];
+
     /// <summary>Puts errors keyed by API field name ("durationSeconds") beside the form field "{prefix}.DurationSeconds".</summary>
-    public static void AddFieldErrors(this ModelStateDictionary modelState, IReadOnlyDictionary<string, string[]> errors, string prefix)
+    /// <param name="thresholdsPrefix">Where the fields of <see cref="Core.Benchmarks.Thresholds"/> are, on a form that has them.</param>
+    public static void AddFieldErrors(this ModelStateDictionary modelState, IReadOnlyDictionary<string, string[]> errors, string prefix, string? thresholdsPrefix = null)
     {
         foreach (var (field, messages) in errors)
         {
+            var pascal = char.ToUpperInvariant(field[0]) + field[1..];
             var key = field switch
             {
                 "kind" => "", // about the whole form: shown in its validation summary
-                "name" or "cronSchedule" => char.ToUpperInvariant(field[0]) + field[1..],
-                _ => $"{prefix}.{char.ToUpperInvariant(field[0])}{field[1..]}",
+                "name" or "cronSchedule" => pascal,
+                _ when thresholdsPrefix is not null && ThresholdFields.Contains(field) => $"{thresholdsPrefix}.{pascal}",
+                _ => $"{prefix}.{pascal}",
             };
             foreach (var message in messages) modelState.AddModelError(key, message);
         }

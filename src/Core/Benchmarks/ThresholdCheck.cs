@@ -1,0 +1,27 @@
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>One limit applied to one run: "p95 ≤ 200 ms: 143.2 ms, passed".</summary>
+public sealed record ThresholdCheck(string Metric, double Limit, double? Actual, bool Passed);
+
+/// <summary>All limits of a benchmark applied to one run; a run with no limits set has no verdict (null).</summary>
+public sealed record ThresholdResult(bool Passed, IReadOnlyList<ThresholdCheck> Checks)
+{
+    public static ThresholdResult? Evaluate(Thresholds thresholds, RunSummary summary)
+    {
+        var checks = new List<ThresholdCheck>();
+        void AtMost(string metric, double? limit, double? actual)
+        {
+            // No answered request has no latency: that fails a latency limit rather than passing it.
+            if (limit is { } l) checks.Add(new ThresholdCheck(metric, l, actual, actual is { } a && a <= l));
+        }
+        AtMost("medianMs", thresholds.MaxMedianMs, summary.MedianNs / 1e6);
+        AtMost("p95Ms", thresholds.MaxP95Ms, summary.P95Ns / 1e6);
+        AtMost("p99Ms", thresholds.MaxP99Ms, summary.P99Ns / 1e6);
+        AtMost("errorPercent", thresholds.MaxErrorPercent, summary.ErrorPercent);
+        if (thresholds.MinRequestsPerSecond is { } min)
+            checks.Add(new ThresholdCheck("requestsPerSecond", min, summary.RequestsPerSecond, summary.RequestsPerSecond >= min));
+        return checks.Count == 0 ? null : new ThresholdResult(checks.All(c => c.Passed), checks);
+    }
+}

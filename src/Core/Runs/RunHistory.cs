@@ -1,0 +1,67 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Statistics;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>A completed run of a benchmark in its history: its figures, its regression check and its pass/fail result.</summary>
+public sealed record HistoryPoint(Run Run, RunSummary Summary, RegressionCheck? Regression, ThresholdResult? Thresholds);
+
+/// <summary>
+/// Runs over time: summaries (computed once from the samples, then stored), trends per benchmark, the
+/// regression flag against the trailing runs and the benchmark's pass/fail limits.
+/// </summary>
+public sealed class RunHistory(BenchDbContext db, RunQueries queries)
+{
+    /// <summary>The stored summary of a run, or one computed now (and stored if the run has ended).</summary>
+    public async Task<RunSummary> SummaryAsync(Run run, CancellationToken ct)
+    {
+        if (run.SummaryJson is not null) return Json.Deserialize<RunSummary>(run.SummaryJson);
+        var summary = RunSummary.From(RunStatistics.From(await queries.SamplesAsync(run.Id, ct)));
+        if (run.Status.IsFinal())
+        {
+            var json = Json.Serialize(summary);
+            await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET SummaryJson = {json} WHERE Id = {run.Id} AND SummaryJson IS NULL", ct);
+        }
+        return summary;
+    }
+
+    /// <summary>The last <paramref name="take"/> completed runs of a benchmark, oldest first, each judged against the runs before it.</summary>
+    public async Task<IReadOnlyList<HistoryPoint>> TrendAsync(Benchmark benchmark, int take, CancellationToken ct)
+    {
+        var thresholds = ThresholdsOf(benchmark);
+        var runs = await db.Runs.AsNoTracking()
+            .Where(r => r.BenchmarkId == benchmark.Id && r.Status == RunStatus.Completed)
+            .OrderByDescending(r => r.Id).Take(take + thresholds.TrailingRuns).ToListAsync(ct);
+        runs.Reverse();
+        var summaries = new List<RunSummary>(runs.Count);
+        foreach (var run in runs) summaries.Add(await SummaryAsync(run, ct));
+
+        var points = new List<HistoryPoint>();
+        for (var i = Math.Max(0, runs.Count - take); i < runs.Count; i++)
+        {
+            var previous = summaries.Skip(Math.Max(0, i - thresholds.TrailingRuns)).Take(Math.Min(i, thresholds.TrailingRuns)).ToList();
+            points.Add(new HistoryPoint(runs[i], summaries[i], RegressionCheck.Evaluate(summaries[i], previous, thresholds.RegressionPercent),
+                ThresholdResult.Evaluate(thresholds, summaries[i])));
+        }
+        return points;
+    }
+
+    /// <summary>One run judged against its benchmark's earlier completed runs and limits; null for ad-hoc or unfinished runs.</summary>
+    public async Task<HistoryPoint?> PointAsync(Run run, CancellationToken ct)
+    {
+        if (run.Benchmark is not { } benchmark || run.Status != RunStatus.Completed) return null;
+        var thresholds = ThresholdsOf(benchmark);
+        var earlier = await db.Runs.AsNoTracking()
+            .Where(r => r.BenchmarkId == benchmark.Id && r.Status == RunStatus.Completed && r.Id < run.Id)
+            .OrderByDescending(r => r.Id).Take(thresholds.TrailingRuns).ToListAsync(ct);
+        var previous = new List<RunSummary>();
+        foreach (var r in earlier) previous.Add(await SummaryAsync(r, ct));
+        var summary = await SummaryAsync(run, ct);
+        return new HistoryPoint(run, summary, RegressionCheck.Evaluate(summary, previous, thresholds.RegressionPercent), ThresholdResult.Evaluate(thresholds, summary));
+    }
+
+    public static Thresholds ThresholdsOf(Benchmark benchmark) =>
+        benchmark.ThresholdsJson is null ? Thresholds.None : Json.Deserialize<Thresholds>(benchmark.ThresholdsJson);
+}

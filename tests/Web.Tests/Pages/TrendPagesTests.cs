@@ -1,0 +1,70 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace BenchDashboard.Web.Tests.Pages;
+
+public partial class TrendPagesTests
+{
+    [Fact]
+    public async Task ABenchmarksLimitsAreJudgedOnEachRunAndItsTrendListsItsRuns()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+        var editor = await client.GetStringAsync("/benchmarks/edit?kind=cache");
+        List<KeyValuePair<string, string>> fields =
+        [
+            new("Name", "cache with limits"), new("kind", "cache"), new("Enabled", "true"),
+            new("Cache.Backend", "memory"), new("Cache.Mode", "requests"), new("Cache.Requests", "100"), new("Cache.KeyCount", "10"),
+            new("Cache.ValueBytes", "16"), new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "trend"),
+            new("Cache.Phases", ""), new("Cache.Phases", "write"), new("Cache.Phases", "read-same"),
+            // No in-process operation takes less than a picosecond, and none of them fails.
+            new("Limits.MaxP95Ms", "0.000000001"), new("Limits.MaxErrorPercent", "0"), new("Limits.RegressionPercent", "10"), new("Limits.TrailingRuns", "3"),
+            new("__RequestVerificationToken", Token().Match(editor).Groups[1].Value),
+        ];
+        Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
+        var list = await client.GetStringAsync("/benchmarks");
+        var benchmarkId = Regex.Match(list, "href=\"/benchmarks/edit/(\\d+)\">cache with limits<").Groups[1].Value;
+
+        var runIds = new List<long>();
+        for (var i = 0; i < 4; i++)
+        {
+            var run = await client.PostAsync($"/benchmarks?handler=Run&id={benchmarkId}", new FormUrlEncodedContent([new("__RequestVerificationToken", Token().Match(list).Groups[1].Value)]));
+            var id = long.Parse(run.Headers.Location!.ToString().Split('/').Last());
+            await DashboardFactory.WaitForEndAsync(client, id);
+            runIds.Add(id);
+        }
+
+        var last = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{runIds[^1]}");
+        var thresholds = last.GetProperty("thresholds");
+        Assert.False(thresholds.GetProperty("passed").GetBoolean());
+        Assert.Equal([("p95Ms", false), ("errorPercent", true)],
+            thresholds.GetProperty("checks").EnumerateArray().Select(c => (c.GetProperty("metric").GetString(), c.GetProperty("passed").GetBoolean())));
+        Assert.Equal(3, last.GetProperty("regression").GetProperty("baselineRuns").GetInt32());
+
+        var trend = await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{benchmarkId}/trend");
+        Assert.Equal(runIds, trend.GetProperty("runs").EnumerateArray().Select(r => r.GetProperty("runId").GetInt64()));
+        Assert.Equal(JsonValueKind.Null, trend.GetProperty("runs")[2].GetProperty("regression").ValueKind); // only 2 runs before it
+        Assert.Equal(JsonValueKind.Object, trend.GetProperty("runs")[3].GetProperty("regression").ValueKind);
+
+        var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/{benchmarkId}/trend"));
+        Assert.Equal(runIds.AsEnumerable().Reverse().Select(i => i.ToString()), Regex.Matches(page, "<tr data-run=\"(\\d+)\">").Select(m => m.Groups[1].Value));
+        Assert.Contains("p95 ≤ 0.000000001 ms".Replace("0.000000001", "0"), page); // shown with 3 decimals at most
+        Assert.Contains("✗ limits", WebUtility.HtmlDecode(await client.GetStringAsync("/")));
+        Assert.Contains("✗ failed: p95Ms", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{runIds[0]}")));
+
+        // The editor shows the limits again, and a bad one is refused beside its field with nothing stored.
+        var edit = await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}");
+        Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", edit);
+        var bad = fields.Where(f => !f.Key.StartsWith("Limits.TrailingRuns", StringComparison.Ordinal) && f.Key != "__RequestVerificationToken")
+            .Append(new("Limits.TrailingRuns", "2")).Append(new("__RequestVerificationToken", Token().Match(edit).Groups[1].Value)).ToList();
+        var refused = WebUtility.HtmlDecode(await (await client.PostAsync($"/benchmarks/edit/{benchmarkId}", new FormUrlEncodedContent(bad))).Content.ReadAsStringAsync());
+        Assert.Matches("data-valmsg-for=\"Limits.TrailingRuns\"[^>]*>Compare with 3 to 100 previous runs.</span>", refused);
+        Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}"));
+    }
+
+    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
+    private static partial Regex Token();
+}
