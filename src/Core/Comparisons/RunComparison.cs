@@ -31,6 +31,9 @@ public sealed record RunComparison(
         return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed);
     }
 
+    /// <summary>Below this process age at the start of a run, tiered JIT compilation is likely still going on.</summary>
+    public const long YoungProcessMs = 30_000;
+
     static List<string> Warn(IReadOnlyList<ComparedItem> items, IReadOnlyList<FieldDifference> differences)
     {
         var warnings = new List<string>();
@@ -42,6 +45,10 @@ public sealed record RunComparison(
             warnings.Add($"More than one thing differs ({string.Join(", ", settings.Select(d => d.Field))}): the results cannot tell which of them made the difference.");
         if (items.Any(i => i.Run.Status != RunStatus.Completed))
             warnings.Add("Not every run completed: a cancelled, failed or unfinished run has fewer samples than asked for.");
+        var young = items.Select(i => (i.Label, Uptime: i.Run.EnvironmentJson is { } e ? Json.Deserialize<EnvironmentSnapshot>(e).ProcessUptimeMs : null))
+            .Where(i => i.Uptime < YoungProcessMs).Select(i => $"{i.Label} ({i.Uptime / 1000.0:N1} s)").Distinct().ToList();
+        if (young.Count > 0)
+            warnings.Add($"Started soon after its runner process did: {string.Join(", ", young)}. .NET compiles hot code again, faster, during a process's first seconds, so such a run measures the client (and an in-process target) slower than a warm process would. Use warm-up requests or compare runs of a warm process.");
         if (items.Any(i => i.RankedLatencies().Length < 30))
             warnings.Add("An item has fewer than 30 answered requests: its verdict rests on very little.");
         return warnings;

@@ -15,6 +15,13 @@ public sealed record EnvironmentSnapshot
     public required int ProcessorCount { get; init; }
     public required SortedDictionary<string, string> PlatformVariables { get; init; }
 
+    /// <summary>
+    /// How long the runner's process had been running when the run started. A young process still runs
+    /// tier-0 JIT code for several seconds (bench/README.md), so its first run measures slower than a warm
+    /// one would; comparisons warn about it. Null for runs recorded before this was captured.
+    /// </summary>
+    public long? ProcessUptimeMs { get; init; }
+
     public static EnvironmentSnapshot Capture()
     {
         var vars = new SortedDictionary<string, string>(StringComparer.Ordinal);
@@ -30,6 +37,7 @@ public sealed record EnvironmentSnapshot
             DotnetVersion = RuntimeInformation.FrameworkDescription,
             ProcessorCount = Environment.ProcessorCount,
             PlatformVariables = vars,
+            ProcessUptimeMs = (long)(DateTime.UtcNow - System.Diagnostics.Process.GetCurrentProcess().StartTime.ToUniversalTime()).TotalMilliseconds,
         };
     }
 

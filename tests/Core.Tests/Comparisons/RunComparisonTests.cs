@@ -7,11 +7,11 @@ namespace BenchDashboard.Core.Tests.Comparisons;
 
 public class RunComparisonTests
 {
-    static ComparedItem Item(long id, string dynamicCache, int concurrency = 1, double latencyMs = 10, string machine = "web-1")
+    static ComparedItem Item(long id, string dynamicCache, int concurrency = 1, double latencyMs = 10, string machine = "web-1", long uptimeMs = 600_000)
     {
         var environment = new EnvironmentSnapshot
         {
-            MachineName = machine, OsDescription = "Linux", DotnetVersion = ".NET 10.0.0", ProcessorCount = 2,
+            MachineName = machine, OsDescription = "Linux", DotnetVersion = ".NET 10.0.0", ProcessorCount = 2, ProcessUptimeMs = uptimeMs + id,
             PlatformVariables = new(StringComparer.Ordinal) { ["WEBSITE_DYNAMIC_CACHE"] = dynamicCache, ["WEBSITE_SKU"] = "Standard" },
         };
         var run = new Run
@@ -47,6 +47,15 @@ public class RunComparisonTests
         Assert.Equal(["environment.WEBSITE_DYNAMIC_CACHE", "environment.machineName", "parameters.concurrency"], comparison.Differences.Select(d => d.Field));
         Assert.Contains(comparison.Warnings, w => w.Contains("did not run on the same platform (environment.machineName)", StringComparison.Ordinal));
         Assert.Contains(comparison.Warnings, w => w.StartsWith("More than one thing differs", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void ARunOfAYoungProcessIsWarnedAboutAndItsAgeIsNotADifference()
+    {
+        var comparison = RunComparison.Build([Item(1, "0", uptimeMs: 2_000), Item(2, "0")], "1");
+
+        Assert.Empty(comparison.Differences);
+        Assert.Contains(comparison.Warnings, w => w.StartsWith("Started soon after its runner process did: #1 (2.0 s)", StringComparison.Ordinal));
     }
 
     [Fact]
