@@ -19,9 +19,13 @@ public sealed record ThresholdResult(bool Passed, IReadOnlyList<ThresholdCheck> 
         AtMost("medianMs", thresholds.MaxMedianMs, summary.MedianNs / 1e6);
         AtMost("p95Ms", thresholds.MaxP95Ms, summary.P95Ns / 1e6);
         AtMost("p99Ms", thresholds.MaxP99Ms, summary.P99Ns / 1e6);
-        AtMost("errorPercent", thresholds.MaxErrorPercent, summary.ErrorPercent);
+        AtMost("errorPercent", thresholds.MaxErrorPercent, summary.Count == 0 ? null : summary.ErrorPercent); // no request is no pass
         if (thresholds.MinRequestsPerSecond is { } min)
             checks.Add(new ThresholdCheck("requestsPerSecond", min, summary.RequestsPerSecond, summary.RequestsPerSecond >= min));
         return checks.Count == 0 ? null : new ThresholdResult(checks.All(c => c.Passed), checks);
     }
+
+    /// <summary>A run that did not complete fails its benchmark's limits outright: a CI gate must not read it as a pass.</summary>
+    public static ThresholdResult NotCompleted(RunStatus status) =>
+        new(false, [new ThresholdCheck($"completed (was {status.ToApiName()})", 1, 0, false)]);
 }

@@ -17,19 +17,22 @@ public sealed record Thresholds
 
     public static readonly Thresholds None = new();
 
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool HasLimits => MaxMedianMs is not null || MaxP95Ms is not null || MaxP99Ms is not null || MaxErrorPercent is not null || MinRequestsPerSecond is not null;
+
     public Dictionary<string, string[]> Validate()
     {
         var errors = new Dictionary<string, string[]>();
         void Positive(string field, double? value)
         {
-            if (value is { } v && (double.IsNaN(v) || v <= 0)) errors[field] = ["Enter a positive number or leave it empty."];
+            if (value is { } v && (!double.IsFinite(v) || v <= 0)) errors[field] = ["Enter a positive number or leave it empty."];
         }
         Positive("maxMedianMs", MaxMedianMs);
         Positive("maxP95Ms", MaxP95Ms);
         Positive("maxP99Ms", MaxP99Ms);
         Positive("minRequestsPerSecond", MinRequestsPerSecond);
-        if (MaxErrorPercent is { } e && (double.IsNaN(e) || e < 0 || e > 100)) errors["maxErrorPercent"] = ["Enter a percentage from 0 to 100 or leave it empty."];
-        if (double.IsNaN(RegressionPercent) || RegressionPercent <= 0 || RegressionPercent > 1000) errors["regressionPercent"] = ["Enter a percentage above 0 (and at most 1,000)."];
+        if (MaxErrorPercent is { } e && (!double.IsFinite(e) || e < 0 || e > 100)) errors["maxErrorPercent"] = ["Enter a percentage from 0 to 100 or leave it empty."];
+        if (!double.IsFinite(RegressionPercent) || RegressionPercent <= 0 || RegressionPercent > 1000) errors["regressionPercent"] = ["Enter a percentage above 0 (and at most 1,000)."];
         if (TrailingRuns is < 3 or > 100) errors["trailingRuns"] = ["Compare with 3 to 100 previous runs."];
         return errors;
     }

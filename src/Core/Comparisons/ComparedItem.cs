@@ -9,9 +9,23 @@ namespace BenchDashboard.Core.Comparisons;
 /// </summary>
 public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, IReadOnlyList<Sample> Samples, RunStatistics Statistics)
 {
-    /// <summary>Latencies of the measured requests that got an answer: what the percentiles rank.</summary>
+    long[]? sorted;
+
+    /// <summary>Latencies of the measured requests that got an answer (what the percentiles rank), in request order.</summary>
     public long[] RankedLatencies() =>
         Samples.Where(s => !s.IsWarmup && !s.Error.IsTransportError()).Select(s => s.LatencyNs).ToArray();
+
+    /// <summary>The same, sorted ascending; computed once per item however many comparisons use it.</summary>
+    public long[] SortedLatencies()
+    {
+        if (sorted is null)
+        {
+            var values = RankedLatencies();
+            Array.Sort(values);
+            sorted = values;
+        }
+        return sorted;
+    }
 
     public static bool TryParseKey(string key, out long runId, out string? series)
     {

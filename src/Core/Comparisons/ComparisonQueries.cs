@@ -8,6 +8,9 @@ public sealed class ComparisonQueries(RunQueries runs)
 {
     public const int MaxItems = 8;
 
+    /// <summary>Above this many samples in all, a comparison would hold too much in memory on a small machine.</summary>
+    public const int MaxTotalSamples = 5_000_000;
+
     public async Task<(RunComparison? Comparison, Dictionary<string, string[]> Errors)> CompareAsync(
         IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct)
     {
@@ -36,7 +39,11 @@ public sealed class ComparisonQueries(RunQueries runs)
             items.Add(new ComparedItem(key, $"#{runId} {series}", report.Run, series, samples, RunStatistics.From(samples)));
         }
 
-        baselineKey ??= keys[0];
+        var total = reports.Values.Sum(r => (long)r.Samples.Count);
+        if (total > MaxTotalSamples)
+            return (null, new() { ["items"] = [$"These runs hold {total:N0} samples together; compare at most {MaxTotalSamples:N0} at once."] });
+
+        baselineKey = string.IsNullOrWhiteSpace(baselineKey) ? keys[0] : baselineKey.Trim();
         if (!keys.Contains(baselineKey)) return (null, new() { ["baseline"] = [$"The baseline '{baselineKey}' is not among the compared items."] });
         return (RunComparison.Build(items, baselineKey, seed), []);
     }

@@ -16,10 +16,13 @@ public static class Verdicts
         var level = (c.ConfidenceLevel * 100).ToString("0", CultureInfo.InvariantCulture);
         if (!c.IsSignificant)
             return $"no significant difference ({level} % CI {Signed(c.Lower)} to {Signed(c.Upper)})";
-        // Faster is a negative change; say it as a positive "faster" with the interval the same way round.
-        return c.Change < 0
-            ? $"{Percent(-c.Change)} faster ({level} % CI {Percent(-c.Upper)} to {Percent(-c.Lower)})"
-            : $"{Percent(c.Change)} slower ({level} % CI {Percent(c.Lower)} to {Percent(c.Upper)})";
+        // Faster is a negative change; say it as a positive "faster" with the interval the same way round. The
+        // word follows the interval (which excludes zero); the point estimate of a discrete percentile can fall
+        // just outside it, so it is shown clamped into the interval.
+        var change = Math.Clamp(c.Change, c.Lower, c.Upper);
+        return c.Upper < 0
+            ? $"{Percent(-change)} faster ({level} % CI {Percent(-c.Upper)} to {Percent(-c.Lower)})"
+            : $"{Percent(change)} slower ({level} % CI {Percent(c.Lower)} to {Percent(c.Upper)})";
     }
 
     static string Percent(double fraction) => (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + " %";

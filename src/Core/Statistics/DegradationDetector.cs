@@ -21,7 +21,8 @@ public readonly record struct SeriesSample(int Index, long OffsetNs, long Latenc
 /// <item>Threshold T = max(2·m, m + 6 · 1.4826 · MAD): "well above" is both twice the median and far outside
 /// the ordinary spread.</item>
 /// <item>A centred rolling median of 9 samples above T marks degraded positions, so single outliers (a tail,
-/// not an episode) never count: at least 5 of 9 neighbours must be high.</item>
+/// not an episode) never count: at least 5 of 9 neighbours must be high (at the two ends of the series, a
+/// majority of the neighbours there are).</item>
 /// <item>Degraded positions closer than 20 samples are one episode.</item>
 /// <item>Period: with 3 or more episodes, when the gaps between starts vary little (coefficient of variation
 /// ≤ 0.25), the median gap, in samples and in seconds.</item>
@@ -39,6 +40,7 @@ public static class DegradationDetector
         var sorted = series.Select(s => s.LatencyNs).ToArray();
         Array.Sort(sorted);
         var median = Percentile.NearestRank(sorted, 500);
+        if (median <= 0) return null; // no level to compare with
         var deviations = sorted.Select(v => Math.Abs(v - median)).ToArray();
         Array.Sort(deviations);
         var mad = Percentile.NearestRank(deviations, 500);

@@ -52,5 +52,5 @@ public static class CompareApi
         return text.ToString();
     }
 
-    static string Quote(string value) => value.IndexOfAny([',', '"', '\n']) < 0 ? value : "\"" + value.Replace("\"", "\"\"") + "\"";
+    static string Quote(string value) => value.IndexOfAny([',', '"', '\n', '\r']) < 0 ? value : "\"" + value.Replace("\"", "\"\"") + "\"";
 }

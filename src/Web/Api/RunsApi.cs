@@ -75,7 +75,7 @@ public static class RunsApi
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        return TypedResults.Ok(RunDto.From(report, await history.PointAsync(report.Run, ct)));
+        return TypedResults.Ok(RunDto.From(report, await history.PointAsync(report.Run, ct, report.Statistics)));
     }
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>

@@ -22,7 +22,7 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
         Runs = await runs.ListAsync(new RunFilter(BenchmarkId, Status), ct);
         Benchmarks = await benchmarks.ListAsync(ct);
         foreach (var benchmark in Benchmarks.Where(b => Runs.Any(r => r.BenchmarkId == b.Id)))
-            foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct))
+            foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct, storedOnly: true))
                 Flags[point.Run.Id] = point;
     }
 }

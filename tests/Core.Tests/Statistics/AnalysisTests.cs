@@ -46,8 +46,58 @@ public class AnalysisTests
     }
 
     [Fact]
-    public void ASteadySeriesHasNoWarmUp() =>
-        Assert.InRange(WarmupDetector.Detect(Enumerable.Range(0, 10_000).Select(_ => Noisy(new Random(5), 10)).ToList())!.Samples, 0, 500);
+    public void ASteadySeriesHasNoWarmUp()
+    {
+        var random = new Random(5);
+        var warmup = WarmupDetector.Detect(Enumerable.Range(0, 10_000).Select(_ => Noisy(random, 10)).ToList())!;
+        Assert.True(warmup.IsReliable);
+        Assert.InRange(warmup.Samples, 0, 200); // at most a few batches, chosen by chance
+    }
+
+    [Fact]
+    public void TheOrderStatisticShortcutDrawsResampledPercentilesWithTheirExactDistribution()
+    {
+        // Brute force: resample 9 values with replacement and take the nearest-rank median (the 5th smallest).
+        long[] sorted = [10, 20, 30, 40, 50, 60, 70, 80, 90];
+        const int draws = 40_000;
+        var brute = new Random(1);
+        var shortcut = new Random(2);
+        var byResampling = new Dictionary<long, int>();
+        var byShortcut = new Dictionary<long, int>();
+        for (var i = 0; i < draws; i++)
+        {
+            var resample = Enumerable.Range(0, 9).Select(_ => sorted[brute.Next(9)]).Order().ToArray();
+            var m = Percentile.NearestRank(resample, 500);
+            byResampling[m] = byResampling.GetValueOrDefault(m) + 1;
+            var s = Bootstrap.ResampledPercentile(sorted, 500, shortcut);
+            byShortcut[s] = byShortcut.GetValueOrDefault(s) + 1;
+        }
+        // Every value's share agrees within 1 percentage point (the sampling error here is ~0.3).
+        Assert.All(sorted, v => Assert.InRange(byShortcut.GetValueOrDefault(v) - byResampling.GetValueOrDefault(v), -draws / 100, draws / 100));
+        Assert.True(byShortcut.GetValueOrDefault(50) > draws / 5); // the middle value is the most likely median
+    }
+
+    [Fact]
+    public void AGapInTrafficIsAnEmptyWindowNotAMissingRow()
+    {
+        var samples = new[] { 0L, 1, 25 }.Select((s, i) => new Sample { Index = i, OffsetNs = s * 1_000_000_000L, LatencyNs = Ms }).ToList();
+        var windows = TimeWindows.Build(samples, 10_000 * Ms);
+        Assert.Equal([2, 0, 1], windows.Select(w => w.Count));
+        Assert.Null(windows[1].MeanNs);
+    }
+
+    [Fact]
+    public void IrregularEpisodesHaveNoPeriod()
+    {
+        var random = new Random(13);
+        int[] starts = [1000, 1500, 4000, 4300, 9000];
+        var series = Enumerable.Range(0, 12_000)
+            .Select(i => new SeriesSample(i, i * Ms, starts.Any(s => i >= s && i < s + 30) ? Noisy(random, 50) : Noisy(random, 10)))
+            .ToList();
+        var report = DegradationDetector.Detect(series)!;
+        Assert.Equal(5, report.Episodes.Count);
+        Assert.Null(report.PeriodSamples);
+    }
 
     [Fact]
     public void SpikesOfFiveTimesEvery2000SamplesAreEpisodesWithThatPeriod()

@@ -52,6 +52,19 @@ public class HistoryRulesTests
 
     [Fact]
     public void BadLimitsAreFieldErrors() =>
-        Assert.Equal(["maxErrorPercent", "maxP95Ms", "trailingRuns"],
-            new Thresholds { MaxP95Ms = -1, MaxErrorPercent = 101, TrailingRuns = 2 }.Validate().Keys.Order());
+        Assert.Equal(["maxErrorPercent", "maxMedianMs", "maxP95Ms", "regressionPercent", "trailingRuns"],
+            new Thresholds { MaxP95Ms = -1, MaxMedianMs = double.PositiveInfinity, MaxErrorPercent = 101, RegressionPercent = double.NaN, TrailingRuns = 2 }.Validate().Keys.Order());
+
+    [Fact]
+    public void ARunWithNoRequestsFailsAnErrorLimit() =>
+        Assert.False(ThresholdResult.Evaluate(new Thresholds { MaxErrorPercent = 1 }, new RunSummary(0, 0, 0, null, null, null, null))!.Passed);
+
+    [Fact]
+    public void EachRunIsJudgedByTheRunsImmediatelyBeforeIt()
+    {
+        int[] runs = [0, 1, 2, 3, 4, 5, 6];
+        Assert.Empty(RegressionCheck.Previous(runs, 0, 3));
+        Assert.Equal([0, 1], RegressionCheck.Previous(runs, 2, 3));
+        Assert.Equal([3, 4, 5], RegressionCheck.Previous(runs, 6, 3));
+    }
 }

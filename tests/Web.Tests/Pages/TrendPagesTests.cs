@@ -3,6 +3,9 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.Mvc.Testing;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Runs;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
@@ -63,6 +66,28 @@ public partial class TrendPagesTests
         var refused = WebUtility.HtmlDecode(await (await client.PostAsync($"/benchmarks/edit/{benchmarkId}", new FormUrlEncodedContent(bad))).Content.ReadAsStringAsync());
         Assert.Matches("data-valmsg-for=\"Limits.TrailingRuns\"[^>]*>Compare with 3 to 100 previous runs.</span>", refused);
         Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}"));
+    }
+
+    [Fact]
+    public async Task ARunThatFailedFailsItsBenchmarksLimitsForACiGate()
+    {
+        await using var app = new DashboardFactory(new() { ["ConnectionStrings:dead"] = "127.0.0.1:1,connectTimeout=1000" });
+        var client = app.CreateClient();
+        long runId;
+        using (var scope = app.Services.CreateScope())
+        {
+            var store = scope.ServiceProvider.GetRequiredService<BenchmarkStore>();
+            var (saved, errors) = await store.SaveAsync(null, "unreachable cache",
+                new CacheParameters { Backend = CacheBackend.Redis, Connection = "dead", Requests = 10 }, null, true, default, new Thresholds { MaxErrorPercent = 5 });
+            Assert.Empty(errors);
+            runId = (await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(saved!, default)).Run!.Id; // what "Run now" does
+        }
+
+        var result = await DashboardFactory.WaitForEndAsync(client, runId);
+
+        Assert.Equal("failed", result.GetProperty("status").GetString());
+        Assert.False(result.GetProperty("thresholds").GetProperty("passed").GetBoolean());
+        Assert.Equal("completed (was failed)", result.GetProperty("thresholds").GetProperty("checks")[0].GetProperty("metric").GetString());
     }
 
     [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]

@@ -16,7 +16,8 @@ public static class CompareCharts
     public static string Build(RunComparison comparison)
     {
         var latencies = comparison.Items.Select(i => i.RankedLatencies()).ToList();
-        var histogram = SharedHistogram.Build(latencies);
+        var sorted = comparison.Items.Select(i => i.SortedLatencies()).ToList();
+        var histogram = SharedHistogram.Build(sorted);
         var data = new
         {
             items = comparison.Items.Select((item, k) => new
@@ -24,7 +25,7 @@ public static class CompareCharts
                 label = item.Label,
                 series = SeriesDownsampler.MinMax(latencies[k].Select((v, i) => new SeriesPoint(i, v)).ToList(), MaxSeriesPoints)
                     .Select(p => new { x = p.Index, y = p.LatencyNs / 1e6 }),
-                cdf = Cdf(latencies[k]),
+                cdf = Cdf(sorted[k]),
                 histogram = histogram.Counts[k],
             }),
             histogramEdgesMs = histogram.EdgesNs.Select(e => e / 1e6),
@@ -32,12 +33,10 @@ public static class CompareCharts
         return Json.Serialize(data);
     }
 
-    /// <summary>Points (latency, share of requests at or below it) at evenly spaced ranks, the last one the maximum.</summary>
-    static IEnumerable<object> Cdf(long[] values)
+    /// <summary>Points (latency, share of requests at or below it) at evenly spaced ranks of sorted values, the last one the maximum.</summary>
+    static IEnumerable<object> Cdf(long[] sorted)
     {
-        if (values.Length == 0) return [];
-        var sorted = (long[])values.Clone();
-        Array.Sort(sorted);
+        if (sorted.Length == 0) return [];
         var n = sorted.Length;
         return Enumerable.Range(1, Math.Min(CdfPoints, n))
             .Select(i => (int)Math.Ceiling((double)i * n / Math.Min(CdfPoints, n)))

@@ -45,7 +45,7 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
         ChartJson = RunCharts.Build(report.Samples, Analysis);
-        History = await history.PointAsync(report.Run, ct);
+        History = await history.PointAsync(report.Run, ct, report.Statistics);
         return Page();
     }
 
