@@ -114,7 +114,7 @@ public sealed class CacheBenchmarkTests
         var killedAt = DateTime.MinValue;
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
-            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            await CacheRuns.UntilCompletedAsync(host, runId, 500);
             redis.Kill();
             killedAt = DateTime.UtcNow;
         });
@@ -136,7 +136,7 @@ public sealed class CacheBenchmarkTests
         var p = CacheRuns.Redis("restarted") with { Requests = 30_000, Phases = [CachePhase.Write], TimeoutMs = 10_000 };
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
-            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            await CacheRuns.UntilCompletedAsync(host, runId, 500);
             await redis.RestartAsync();
         });
 
@@ -158,7 +158,7 @@ public sealed class CacheBenchmarkTests
         var pausedAt = DateTime.MinValue;
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
-            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 500) await Task.Delay(20);
+            await CacheRuns.UntilCompletedAsync(host, runId, 500);
             redis.Pause();
             pausedAt = DateTime.UtcNow;
         });
@@ -179,7 +179,7 @@ public sealed class CacheBenchmarkTests
         var p = CacheRuns.Redis("cancelled") with { Requests = 400_000, KeyCount = 300, Phases = [CachePhase.Write, CachePhase.ReadMiss] };
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
-            while ((await CacheRuns.RunAsync(host, runId)).CompletedRequests < 1000) await Task.Delay(20);
+            await CacheRuns.UntilCompletedAsync(host, runId, 1000);
             Assert.Equal(CancelOutcome.CancelRequested, await host.WithQueueAsync(queue => queue.CancelAsync(runId, default)));
         });
 

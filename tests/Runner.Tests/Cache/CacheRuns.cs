@@ -39,6 +39,12 @@ static class CacheRuns
         return (await RunAsync(host, runId), samples);
     }
 
+    /// <summary>Waits until the run has reported at least this many finished operations (heartbeat progress).</summary>
+    public static async Task UntilCompletedAsync(RunnerHost host, long runId, int operations)
+    {
+        while ((await RunAsync(host, runId)).CompletedRequests < operations) await Task.Delay(20);
+    }
+
     public static Task<Run> RunAsync(RunnerHost host, long runId) =>
         host.WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId));
 
