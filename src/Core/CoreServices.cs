@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
@@ -20,6 +21,8 @@ public static class CoreServices
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section);
         services.AddDbContext<BenchDbContext>((sp, options) =>
             options.UseSqlite(ConnectionString(sp.GetRequiredService<IOptions<DatabaseOptions>>().Value, sp.GetRequiredService<IHostEnvironment>())));
+        services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
+        services.AddSingleton<TargetPolicy>();
         services.AddSingleton<CacheConnections>();
         services.AddSingleton<ParameterValidation>();
         services.AddScoped<RunQueue>();

@@ -15,13 +15,13 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
 
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
     /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
-    public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
-        SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, thresholds, ct);
+        await SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
 
-    public Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
-        SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), cron, enabled, thresholds, ct);
+        await SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,

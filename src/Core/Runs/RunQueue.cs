@@ -15,17 +15,17 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 /// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
 public sealed class RunQueue(BenchDbContext db, ParameterValidation validation, TimeProvider time)
 {
-    public Task<EnqueueResult> EnqueueAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct) =>
-        EnqueueAsync(BenchmarkKind.Http, Json.Serialize(parameters), validation.Validate(parameters), benchmarkId, ct);
+    public async Task<EnqueueResult> EnqueueAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct) =>
+        await EnqueueAsync(BenchmarkKind.Http, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
 
-    public Task<EnqueueResult> EnqueueAsync(CacheParameters parameters, int? benchmarkId, CancellationToken ct) =>
-        EnqueueAsync(BenchmarkKind.Cache, Json.Serialize(parameters), validation.Validate(parameters), benchmarkId, ct);
+    public async Task<EnqueueResult> EnqueueAsync(CacheParameters parameters, int? benchmarkId, CancellationToken ct) =>
+        await EnqueueAsync(BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
 
-    /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits.</summary>
-    public Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
+    /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits and target policy.</summary>
+    public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {
-        var (json, errors) = validation.Validate(benchmark.Kind, benchmark.ParametersJson);
-        return EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
+        var (json, errors) = await validation.ValidateAsync(benchmark.Kind, benchmark.ParametersJson, ct);
+        return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
     }
 
     async Task<EnqueueResult> EnqueueAsync(BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct)

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Http;
@@ -11,7 +12,7 @@ namespace BenchDashboard.Runner.Http;
 /// go first on the same connections and finish before measurement starts. Sample indexes number requests in
 /// the order they started, across connections, so index 0 is the run's cold first request.
 /// </summary>
-public sealed class HttpBenchmark : IBenchmarkExecutor
+public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
 {
     public BenchmarkKind Kind => BenchmarkKind.Http;
 
@@ -19,7 +20,7 @@ public sealed class HttpBenchmark : IBenchmarkExecutor
     {
         var parameters = Json.Deserialize<HttpParameters>(context.ParametersJson);
         ThreadPoolGuard.EnsureCovers(parameters.Concurrency);
-        var connections = Enumerable.Range(0, parameters.Concurrency).Select(i => new HttpConnection(i, parameters)).ToArray();
+        var connections = Enumerable.Range(0, parameters.Concurrency).Select(i => new HttpConnection(i, parameters, policy)).ToArray();
         try
         {
             // Separate counters per phase: warm-up requests take indexes 0..w−1, measured ones follow.

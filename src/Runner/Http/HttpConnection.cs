@@ -4,6 +4,7 @@ using System.Net.Http;
 using System.Net.Sockets;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
 
 namespace BenchDashboard.Runner.Http;
 
@@ -19,6 +20,7 @@ sealed class HttpConnection : IDisposable
     static readonly string[] ContentHeaders = ["Expires", "Last-Modified"];
 
     readonly HttpParameters parameters;
+    readonly TargetPolicy policy;
     readonly Uri uri;
     readonly HttpMethod method;
     readonly byte[]? body;
@@ -29,10 +31,11 @@ sealed class HttpConnection : IDisposable
 
     public CachingEvidence Evidence { get; } = new();
 
-    public HttpConnection(int id, HttpParameters parameters)
+    public HttpConnection(int id, HttpParameters parameters, TargetPolicy policy)
     {
         this.id = id;
         this.parameters = parameters;
+        this.policy = policy;
         uri = new Uri(parameters.Url);
         method = new HttpMethod(parameters.Method);
         body = parameters.Body is null ? null : System.Text.Encoding.UTF8.GetBytes(parameters.Body);
@@ -53,10 +56,13 @@ sealed class HttpConnection : IDisposable
     async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct)
     {
         var start = Stopwatch.GetTimestamp();
+        // Resolve here and connect only to addresses the policy allows: the address checked is the address
+        // connected to, so a DNS answer that changed since validation cannot reach a refused one.
+        var addresses = await policy.AllowedAddressesAsync(context.DnsEndPoint.Host, ct);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            await socket.ConnectAsync(context.DnsEndPoint, ct);
+            await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
         }
         catch
         {
@@ -106,6 +112,10 @@ sealed class HttpConnection : IDisposable
         {
             sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
             sample.Error = ErrorKind.Timeout;
+        }
+        catch (HttpRequestException ex) when (ex.InnerException is TargetRefusedException refused)
+        {
+            throw refused; // not a fault of the target: the run may not go there at all
         }
         catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
         {

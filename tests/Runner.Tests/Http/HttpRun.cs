@@ -2,6 +2,7 @@ using System.Threading.Channels;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
@@ -11,6 +12,9 @@ namespace BenchDashboard.Runner.Tests.Http;
 /// <summary>Runs the real HTTP executor and collects what it records, without a database in between.</summary>
 static class HttpRun
 {
+    /// <summary>The tests' targets listen on 127.0.0.1, which production settings refuse.</summary>
+    public static readonly TargetPolicy LoopbackAllowed = new(new TargetOptions { AllowLoopback = true }, isDevelopment: false, siteHostName: null);
+
     public static async Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> ExecuteAsync(
         HttpParameters parameters, CancellationToken ct = default)
     {
@@ -18,7 +22,7 @@ static class HttpRun
         var context = new RunContext(new Run { Id = 1, Kind = BenchmarkKind.Http, ParametersJson = Json.Serialize(parameters) }, channel.Writer);
         try
         {
-            await new HttpBenchmark().ExecuteAsync(context, ct);
+            await new HttpBenchmark(LoopbackAllowed).ExecuteAsync(context, ct);
         }
         finally
         {

@@ -23,6 +23,7 @@ sealed class RunnerHost : IAsyncDisposable
             ["Database:Path"] = dir.File("bench.db"),
             ["Runner:PollIntervalMs"] = "50",
             ["Runner:HeartbeatIntervalMs"] = "100",
+            ["Targets:AllowLoopback"] = "true", // the tests' targets are on 127.0.0.1
         });
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Services.AddBenchCore();

@@ -78,6 +78,8 @@ public class RunsApiTests
     [InlineData("""{"kind":"cache","requests":10,"phases":["writes"]}""", "phases")]
     [InlineData("""{"kind":"cache","requests":10,"backend":"memcached"}""", "backend")]
     [InlineData("""{"kind":"cache","requests":10,"phases":null}""", "Choose at least one phase")]
+    [InlineData("""{"kind":"http","url":"http://169.254.169.254/latest/meta-data/","requests":1}""", "cloud metadata address")]
+    [InlineData("""{"kind":"http","url":"http://10.0.0.1/","requests":1}""", "private range")]
     [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":1,"headers":null}""", "headers")]
     public async Task UnknownKindsMisspelledFieldsAndWrongTypesAreRejected(string body, string field)
     {

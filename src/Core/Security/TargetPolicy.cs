@@ -1,0 +1,127 @@
+using System.Net;
+using System.Net.Sockets;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Core.Security;
+
+/// <summary>A target the policy refuses; the message says which rule and how to allow it where that is possible.</summary>
+public sealed class TargetRefusedException(string message) : Exception(message);
+
+/// <summary>
+/// Decides whether a benchmark may send traffic to a host and address. Checked twice: when a run is queued
+/// (the URL's host, resolved, for a clear message) and on every connection, against the address actually
+/// connected to, so a DNS answer that changes after validation (rebinding) cannot reach a refused address.
+/// </summary>
+public sealed class TargetPolicy
+{
+    // Never allowed: cloud metadata and platform agents answer here and hand out credentials.
+    static readonly IPNetwork[] LinkLocal = [IPNetwork.Parse("169.254.0.0/16"), IPNetwork.Parse("fe80::/10")];
+    static readonly IPAddress[] Metadata =
+    [
+        IPAddress.Parse("168.63.129.16"),   // Azure WireServer
+        IPAddress.Parse("100.100.100.200"), // Alibaba Cloud metadata
+        IPAddress.Parse("fd00:ec2::254"),   // AWS metadata over IPv6
+    ];
+    static readonly IPNetwork[] Private =
+    [
+        IPNetwork.Parse("10.0.0.0/8"), IPNetwork.Parse("172.16.0.0/12"), IPNetwork.Parse("192.168.0.0/16"),
+        IPNetwork.Parse("100.64.0.0/10"), IPNetwork.Parse("fc00::/7"),
+    ];
+
+    readonly bool allowLoopback;
+    readonly bool allowPrivate;
+    readonly string[] allowedNames;
+    readonly IPNetwork[] allowedRanges;
+    readonly string? scmHost;
+
+    public TargetPolicy(TargetOptions options, bool isDevelopment, string? siteHostName)
+    {
+        allowLoopback = options.AllowLoopback ?? isDevelopment;
+        allowPrivate = options.AllowPrivateNetworks;
+        allowedNames = options.AllowedHosts.Where(h => !IsRange(h)).Select(h => h.Trim().ToLowerInvariant()).ToArray();
+        allowedRanges = options.AllowedHosts.Where(IsRange).Select(ParseRange).ToArray();
+        // App Service's deployment and console site (Kudu) for "name.azurewebsites.net" is "name.scm.azurewebsites.net".
+        if (siteHostName is { Length: > 0 } site && site.IndexOf('.') is var dot and > 0)
+            scmHost = (site[..dot] + ".scm" + site[dot..]).ToLowerInvariant();
+    }
+
+    public TargetPolicy(IOptions<TargetOptions> options, IHostEnvironment environment)
+        : this(options.Value, environment.IsDevelopment(), Environment.GetEnvironmentVariable("WEBSITE_HOSTNAME"))
+    {
+    }
+
+    /// <summary>Refusal message for a host name by itself (before resolving), or null.</summary>
+    public string? CheckHost(string host)
+    {
+        host = host.Trim().TrimEnd('.').ToLowerInvariant();
+        if (host == scmHost || host.EndsWith(".scm.azurewebsites.net", StringComparison.Ordinal))
+            return $"'{host}' is an App Service deployment (SCM/Kudu) site; benchmarks may not target it.";
+        if (IPAddress.TryParse(host.Trim('[', ']'), out var literal)) return CheckAddress(literal, host);
+        if (allowedNames.Length + allowedRanges.Length > 0 && !NameAllowed(host) && allowedRanges.Length == 0)
+            return $"'{host}' is not in Targets:AllowedHosts.";
+        return null;
+    }
+
+    /// <summary>Refusal message for an address the host resolved to (or is), or null.</summary>
+    public string? CheckAddress(IPAddress address, string host)
+    {
+        if (address.IsIPv4MappedToIPv6) address = address.MapToIPv4();
+        if (Metadata.Any(m => m.Equals(address)) || LinkLocal.Any(n => n.Contains(address)))
+            return $"{address} is a link-local or cloud metadata address; benchmarks may never target it.";
+        if (address.Equals(IPAddress.Any) || address.Equals(IPAddress.IPv6Any) || address.Equals(IPAddress.Broadcast) || IsMulticast(address))
+            return $"{address} is not a host address.";
+
+        var inAllowedRange = allowedRanges.Any(r => r.Contains(address));
+        if (allowedNames.Length + allowedRanges.Length > 0 && !inAllowedRange && !NameAllowed(host))
+            return $"'{host}' ({address}) is not in Targets:AllowedHosts.";
+        if (IPAddress.IsLoopback(address) && !allowLoopback && !inAllowedRange)
+            return $"{address} is loopback; set Targets:AllowLoopback to benchmark this machine (allowed by default in Development).";
+        if (Private.Any(n => n.Contains(address)) && !allowPrivate && !inAllowedRange)
+            return $"{address} is in a private range; set Targets:AllowPrivateNetworks or list the range in Targets:AllowedHosts.";
+        return null;
+    }
+
+    /// <summary>For validation: the first refusal for the URL's host or any address it resolves to, or null. An unresolvable host passes (it fails at run time, as an error sample).</summary>
+    public async Task<string?> CheckAsync(Uri url, CancellationToken ct)
+    {
+        if (CheckHost(url.IdnHost) is { } refused) return refused;
+        IPAddress[] addresses;
+        try
+        {
+            addresses = IPAddress.TryParse(url.IdnHost.Trim('[', ']'), out var literal) ? [literal] : await Dns.GetHostAddressesAsync(url.IdnHost, ct);
+        }
+        catch (SocketException)
+        {
+            return null;
+        }
+        return addresses.Select(a => CheckAddress(a, url.IdnHost)).FirstOrDefault(r => r is not null);
+    }
+
+    /// <summary>For connecting: the host's addresses that may be used, or <see cref="TargetRefusedException"/> if none may.</summary>
+    public async Task<IPAddress[]> AllowedAddressesAsync(string host, CancellationToken ct)
+    {
+        if (CheckHost(host) is { } refused) throw new TargetRefusedException(refused);
+        var addresses = IPAddress.TryParse(host.Trim('[', ']'), out var literal) ? [literal] : await Dns.GetHostAddressesAsync(host, ct);
+        var allowed = addresses.Where(a => CheckAddress(a, host) is null).ToArray();
+        if (allowed.Length == 0)
+            throw new TargetRefusedException(addresses.Select(a => CheckAddress(a, host)).FirstOrDefault() ?? $"'{host}' has no address.");
+        return allowed;
+    }
+
+    bool NameAllowed(string host) =>
+        allowedNames.Any(n => n == host || (n.StartsWith("*.", StringComparison.Ordinal) && host.EndsWith(n[1..], StringComparison.Ordinal)));
+
+    static bool IsMulticast(IPAddress a) =>
+        a.AddressFamily == AddressFamily.InterNetworkV6 ? a.IsIPv6Multicast : (a.GetAddressBytes()[0] & 0xF0) == 0xE0;
+
+    static bool IsRange(string entry) => entry.Contains('/') || IPAddress.TryParse(entry.Trim(), out _);
+
+    static IPNetwork ParseRange(string entry)
+    {
+        entry = entry.Trim();
+        if (entry.Contains('/')) return IPNetwork.Parse(entry);
+        var address = IPAddress.Parse(entry);
+        return new IPNetwork(address, address.AddressFamily == AddressFamily.InterNetwork ? 32 : 128);
+    }
+}
