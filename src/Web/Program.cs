@@ -3,6 +3,7 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Runner;
 using BenchDashboard.Web;
 using BenchDashboard.Web.Api;
+using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -23,6 +24,9 @@ app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseStaticFiles();
 app.UseRouting();
+// Off loopback, only an administrator may start, change or cancel anything (Auth:*).
+app.UseAuthentication();
+app.UseMiddleware<AdminGate>();
 app.UseAntiforgery();
 
 app.MapRazorPages();

@@ -1,4 +1,6 @@
 using BenchDashboard.Web.Demo;
+using BenchDashboard.Web.Security;
+using Microsoft.AspNetCore.Authentication.Cookies;
 
 namespace BenchDashboard.Web;
 
@@ -7,6 +9,16 @@ public static class WebServices
     public static IServiceCollection AddWebServices(this IServiceCollection services)
     {
         services.AddRazorPages();
+        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section);
+        services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
+        {
+            cookie.LoginPath = "/login";
+            cookie.Cookie.Name = "BenchDashboard.Admin";
+            cookie.Cookie.HttpOnly = true;
+            cookie.Cookie.SameSite = SameSiteMode.Lax;
+            cookie.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
+            cookie.ExpireTimeSpan = TimeSpan.FromHours(8);
+        });
         services.AddProblemDetails();
         services.AddOpenApi();
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);

@@ -1,0 +1,72 @@
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Web.Security;
+
+/// <summary>
+/// Lets a request through when it needs no administrator, or comes from one: the API key on the API, and
+/// on the pages a signed-in cookie, the key, or (when trusted) App Service authentication. The API does
+/// not accept the cookie or Easy Auth's session: a cross-site form could post with those, the key it cannot.
+/// Refused API calls get 401 with a problem; refused pages go to the sign-in page.
+/// </summary>
+public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> options, IServer server, ILogger<AdminGate> logger)
+{
+    bool? required;
+
+    public async Task InvokeAsync(HttpContext context)
+    {
+        var admin = IsAdmin(context);
+        if (admin) context.Items[AdminKey] = true;
+        var needsAdmin = AccessRules.IsMutation(context.Request.Method) || !options.Value.PublicRead;
+        if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required())
+        {
+            await next(context);
+            return;
+        }
+
+        if (context.Request.Path.StartsWithSegments("/api"))
+        {
+            context.Response.Headers.WWWAuthenticate = "Bearer";
+            await Results.Problem(statusCode: StatusCodes.Status401Unauthorized, title: "An administrator API key is required",
+                detail: "Send the key from Auth:ApiKey in an X-Api-Key header (or Authorization: Bearer).").ExecuteAsync(context);
+            return;
+        }
+        var back = context.Request.Method == HttpMethods.Get ? context.Request.Path + context.Request.QueryString : context.Request.Path.ToString();
+        context.Response.Redirect("/login?returnUrl=" + Uri.EscapeDataString(back));
+    }
+
+    public const string AdminKey = "BenchDashboard.Admin";
+
+    /// <summary>Whether the request comes from an administrator (for pages to show or hide controls).</summary>
+    public static bool IsAdminRequest(HttpContext context) => context.Items.ContainsKey(AdminKey);
+
+    bool IsAdmin(HttpContext context)
+    {
+        var o = options.Value;
+        var request = context.Request;
+        var bearer = request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
+        if (AccessRules.SecretMatches(request.Headers["X-Api-Key"].ToString(), o.ApiKey) || AccessRules.SecretMatches(bearer, o.ApiKey)) return true;
+        if (request.Path.StartsWithSegments("/api")) return false;
+        if (context.User.Identity?.IsAuthenticated == true) return true;
+        var trustEasyAuth = o.TrustEasyAuth ?? string.Equals(Environment.GetEnvironmentVariable("WEBSITE_AUTH_ENABLED"), "True", StringComparison.OrdinalIgnoreCase);
+        return trustEasyAuth && !string.IsNullOrEmpty(request.Headers["X-MS-CLIENT-PRINCIPAL-NAME"].ToString());
+    }
+
+    bool Required()
+    {
+        if (required is { } known) return known;
+        var setting = options.Value.Required.Trim().ToLowerInvariant();
+        var addresses = server.Features.Get<IServerAddressesFeature>()?.Addresses ?? [];
+        required = setting switch
+        {
+            "always" => true,
+            "never" => false,
+            _ => !AccessRules.LoopbackOnly(addresses),
+        };
+        if (required == true && string.IsNullOrEmpty(options.Value.ApiKey) && string.IsNullOrEmpty(options.Value.AdminPassword))
+            logger.LogWarning("Administrator sign-in is required (listening on {Addresses}) but neither Auth:ApiKey nor Auth:AdminPassword is set: runs can only be started through App Service authentication, if at all.",
+                string.Join(", ", addresses));
+        return required.Value;
+    }
+}

@@ -1,0 +1,108 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using BenchDashboard.Web.Security;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace BenchDashboard.Web.Tests.Security;
+
+/// <summary>Off loopback (simulated with Auth:Required=always), nothing is started, changed or cancelled without an administrator.</summary>
+public partial class AdminGateTests
+{
+    const string Key = "test-api-key-123";
+    const string Password = "correct horse battery staple";
+
+    static DashboardFactory Exposed(bool publicRead = true) => new(new()
+    {
+        ["Auth:Required"] = "always", ["Auth:ApiKey"] = Key, ["Auth:AdminPassword"] = Password, ["Auth:PublicRead"] = publicRead.ToString(),
+    });
+
+    static readonly object CacheRun = new { kind = "cache", requests = 10, keyCount = 5 };
+
+    [Fact]
+    public async Task TheApiRefusesMutationsWithoutTheKeyAndAcceptsThemWithIt()
+    {
+        await using var app = Exposed();
+        var client = app.CreateClient();
+
+        var anonymous = await client.PostAsJsonAsync("/api/runs", CacheRun);
+        Assert.Equal(HttpStatusCode.Unauthorized, anonymous.StatusCode);
+        Assert.Contains("X-Api-Key", await anonymous.Content.ReadAsStringAsync());
+        var wrongKey = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(CacheRun) };
+        wrongKey.Headers.Add("X-Api-Key", Key + "x");
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.SendAsync(wrongKey)).StatusCode);
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength()); // reads stay public; nothing was queued
+
+        var withKey = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(CacheRun) };
+        withKey.Headers.Add("X-Api-Key", Key);
+        var created = await client.SendAsync(withKey);
+        Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.PostAsync($"/api/runs/{id}/cancel", null)).StatusCode);
+        var bearer = new HttpRequestMessage(HttpMethod.Post, $"/api/runs/{id}/cancel");
+        bearer.Headers.Authorization = new("Bearer", Key);
+        Assert.Equal(HttpStatusCode.Conflict, (await client.SendAsync(bearer)).StatusCode); // allowed; the run has ended
+    }
+
+    [Fact]
+    public async Task FormsNeedASignInAndTheApiDoesNotTakeTheCookie()
+    {
+        await using var app = Exposed();
+        var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+        var form = await client.GetStringAsync("/runs/new?kind=cache");
+        var token = Token().Match(form).Groups[1].Value;
+        List<KeyValuePair<string, string>> fields =
+        [
+            new("Cache.Backend", "memory"), new("Cache.Mode", "requests"), new("Cache.Requests", "10"), new("Cache.KeyCount", "5"), new("Cache.ValueBytes", "8"),
+            new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "auth"), new("Cache.Phases", "write"), new("__RequestVerificationToken", token),
+        ];
+
+        var refused = await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent(fields));
+        Assert.Equal(HttpStatusCode.Redirect, refused.StatusCode);
+        Assert.StartsWith("/login?returnUrl=", refused.Headers.Location!.ToString());
+
+        var login = await client.GetStringAsync("/login");
+        var bad = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", "guess"), new("__RequestVerificationToken", Token().Match(login).Groups[1].Value)]));
+        Assert.Contains("not the administrator password", await bad.Content.ReadAsStringAsync());
+        var good = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", Password), new("ReturnUrl", "https://evil.example/"), new("__RequestVerificationToken", Token().Match(login).Groups[1].Value)]));
+        Assert.Equal("/", good.Headers.Location!.ToString()); // never redirects off the site
+
+        var signedIn = await client.GetStringAsync("/runs/new?kind=cache");
+        fields[^1] = new("__RequestVerificationToken", Token().Match(signedIn).Groups[1].Value);
+        var queued = await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent(fields));
+        Assert.Equal(HttpStatusCode.Redirect, queued.StatusCode);
+        Assert.StartsWith("/runs/", queued.Headers.Location!.ToString());
+
+        // The sign-in cookie is not a key: a cross-site form could send it to the API.
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.PostAsJsonAsync("/api/runs", CacheRun)).StatusCode);
+    }
+
+    [Fact]
+    public async Task WithoutPublicReadEvenPagesNeedASignInButTheHealthProbeAndTargetsDoNot()
+    {
+        await using var app = Exposed(publicRead: false);
+        var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+
+        Assert.Equal(HttpStatusCode.Redirect, (await client.GetAsync("/")).StatusCode);
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.GetAsync("/api/runs")).StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/target/bytes?size=10")).StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/login")).StatusCode);
+    }
+
+    [Theory]
+    [InlineData(true, "http://127.0.0.1:5080")]
+    [InlineData(true, "http://localhost:5000", "http://[::1]:5000")]
+    [InlineData(false, "http://0.0.0.0:8080")]
+    [InlineData(false, "http://+:8080")]
+    [InlineData(false, "http://*:80")]
+    [InlineData(false, "http://[::]:8080")]
+    [InlineData(false, "http://127.0.0.1:5080", "http://10.0.0.4:5080")]
+    public void OnlyLoopbackAddressesCountAsLoopbackOnly(bool expected, params string[] addresses) =>
+        Assert.Equal(expected, AccessRules.LoopbackOnly(addresses));
+
+    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
+    private static partial Regex Token();
+}
