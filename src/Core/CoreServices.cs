@@ -35,7 +35,7 @@ public static class CoreServices
 
     static string ConnectionString(DatabaseOptions options, IHostEnvironment env)
     {
-        var path = Path.IsPathRooted(options.Path) ? options.Path : Path.Combine(env.ContentRootPath, options.Path);
+        var path = options.ResolvePath(env.ContentRootPath, Environment.GetEnvironmentVariable);
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
         return new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = 30 }.ToString();
     }

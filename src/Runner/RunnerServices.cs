@@ -14,6 +14,7 @@ public static class RunnerServices
     {
         services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<RunStore>();
+        services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
         services.AddSingleton<IBenchmarkExecutor, HttpBenchmark>();

@@ -35,6 +35,7 @@ app.MapCompareApi();
 app.MapBenchmarksApi();
 app.MapTargets();
 app.MapOpenApi();
+app.MapHealthChecks("/healthz", new Microsoft.AspNetCore.Diagnostics.HealthChecks.HealthCheckOptions { ResponseWriter = BenchDashboard.Web.Health.HealthResponse.WriteAsync });
 
 app.Run();
 

@@ -20,6 +20,10 @@ public static class WebServices
             cookie.ExpireTimeSpan = TimeSpan.FromHours(8);
         });
         services.AddProblemDetails();
+        // /healthz, for App Service's health check and swap warm-up (WEBSITE_SWAP_WARMUP_PING_PATH).
+        services.AddHealthChecks()
+            .AddCheck<Health.DatabaseHealthCheck>("database")
+            .AddCheck<Health.RunnerHealthCheck>("runner");
         services.AddOpenApi();
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();

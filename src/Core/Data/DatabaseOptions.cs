@@ -6,8 +6,25 @@ public sealed class DatabaseOptions
     public const string Section = "Database";
 
     /// <summary>
-    /// SQLite file path; relative paths are resolved against the host's content root. Keep it on local disk:
-    /// SQLite's locks are unreliable on network file systems.
+    /// SQLite file path; relative paths are resolved against the host's content root. Unset: see
+    /// <see cref="ResolvePath"/>. Keep it on local disk: SQLite's locks are unreliable on network file systems.
     /// </summary>
-    public string Path { get; set; } = "data/benchdashboard.db";
+    public string? Path { get; set; }
+
+    /// <summary>
+    /// The file to use. An explicit <see cref="Path"/> wins. Otherwise, on App Service (WEBSITE_INSTANCE_ID is
+    /// set) the temp directory on the instance's local disk: the content root there is the /home share
+    /// (CIFS on Linux), where SQLite's locks fail and WAL cannot work, and it may be read-only (run from
+    /// package). That disk is lost on restart and not shared between instances: point Database:Path at
+    /// something durable, or use a server database, when results must outlive the instance. Elsewhere,
+    /// data/benchdashboard.db under the content root.
+    /// </summary>
+    public string ResolvePath(string contentRoot, Func<string, string?> environment)
+    {
+        if (!string.IsNullOrWhiteSpace(Path))
+            return System.IO.Path.IsPathRooted(Path) ? Path : System.IO.Path.Combine(contentRoot, Path);
+        if (!string.IsNullOrEmpty(environment("WEBSITE_INSTANCE_ID")))
+            return System.IO.Path.Combine(System.IO.Path.GetTempPath(), "benchdashboard", "benchdashboard.db");
+        return System.IO.Path.Combine(contentRoot, "data", "benchdashboard.db");
+    }
 }

@@ -41,8 +41,25 @@ public sealed record EnvironmentSnapshot
         };
     }
 
+    /// <summary>
+    /// App Service sets no reliable variable naming the deployment slot, so deploy/ gives each slot a
+    /// slot-sticky app setting of ours with its name.
+    /// </summary>
+    public const string SlotVariable = "BENCHDASHBOARD_SLOT";
+
     static bool IsPlatformVariable(string name) =>
-        name.StartsWith("WEBSITE_", StringComparison.OrdinalIgnoreCase) || name.Equals("REGION_NAME", StringComparison.OrdinalIgnoreCase);
+        name.StartsWith("WEBSITE_", StringComparison.OrdinalIgnoreCase) || name.Equals("REGION_NAME", StringComparison.OrdinalIgnoreCase)
+        || name.Equals(SlotVariable, StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>A field by the name the compare page and filters use: machineName, osDescription, dotnetVersion, processorCount, or a variable.</summary>
+    public string? Field(string name) => name switch
+    {
+        "machineName" => MachineName,
+        "osDescription" => OsDescription,
+        "dotnetVersion" => DotnetVersion,
+        "processorCount" => ProcessorCount.ToString(),
+        _ => PlatformVariables.GetValueOrDefault(name),
+    };
 
     // App Service also sets WEBSITE_AUTH_ENCRYPTION_KEY and similar; a snapshot must never carry a secret.
     static bool LooksSecret(string name) =>

@@ -4,7 +4,9 @@ using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Runs;
 
-public sealed record RunFilter(int? BenchmarkId = null, RunStatus? Status = null, int Take = 200);
+/// <param name="EnvField">An environment field (<see cref="EnvironmentSnapshot.Field"/>), e.g. WEBSITE_DYNAMIC_CACHE: only runs that recorded it.</param>
+/// <param name="EnvValue">With <paramref name="EnvField"/>: only runs where it had this value.</param>
+public sealed record RunFilter(int? BenchmarkId = null, RunStatus? Status = null, int Take = 200, string? EnvField = null, string? EnvValue = null);
 
 /// <summary>
 /// A run with everything its detail page and API need, statistics computed from all its samples: over the
@@ -24,13 +26,24 @@ public sealed record RunReport(Run Run, RunStatistics Statistics, IReadOnlyList<
 /// <summary>Read side for pages and the API: pages call these instead of touching EF themselves.</summary>
 public sealed class RunQueries(BenchDbContext db)
 {
-    public Task<List<Run>> ListAsync(RunFilter filter, CancellationToken ct)
+    public async Task<List<Run>> ListAsync(RunFilter filter, CancellationToken ct)
     {
         var query = db.Runs.AsNoTracking().Include(r => r.Benchmark).AsQueryable();
         if (filter.BenchmarkId is { } benchmarkId) query = query.Where(r => r.BenchmarkId == benchmarkId);
         if (filter.Status is { } status) query = query.Where(r => r.Status == status);
-        return query.OrderByDescending(r => r.Id).Take(filter.Take).ToListAsync(ct);
+        if (string.IsNullOrWhiteSpace(filter.EnvField)) return await query.OrderByDescending(r => r.Id).Take(filter.Take).ToListAsync(ct);
+
+        // The environment is JSON; filter the newest runs in memory rather than tie queries to SQLite's JSON functions.
+        var recent = await query.Where(r => r.EnvironmentJson != null).OrderByDescending(r => r.Id).Take(MaxEnvironmentScan).ToListAsync(ct);
+        return recent.Where(r => EnvironmentValue(r, filter.EnvField) is { } value && (filter.EnvValue is null || value == filter.EnvValue))
+            .Take(filter.Take).ToList();
     }
+
+    /// <summary>How many of the newest runs an environment filter looks at.</summary>
+    public const int MaxEnvironmentScan = 5000;
+
+    public static string? EnvironmentValue(Run run, string field) =>
+        run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson).Field(field);
 
     public Task<Run?> FindAsync(long runId, CancellationToken ct) =>
         db.Runs.AsNoTracking().Include(r => r.Benchmark).FirstOrDefaultAsync(r => r.Id == runId, ct);

@@ -10,7 +10,7 @@ namespace BenchDashboard.Runner.Scheduling;
 /// at most <see cref="RunnerOptions.MaxParallelRuns"/> at a time.
 /// </summary>
 public sealed class RunnerService(
-    RunStore store, CronScheduler cron, RunProcessor processor,
+    RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse,
     IOptions<RunnerOptions> options, ILogger<RunnerService> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -28,6 +28,7 @@ public sealed class RunnerService(
                 inFlight.RemoveAll(t => t.IsCompleted);
                 while (inFlight.Count < options.Value.MaxParallelRuns && await store.TryClaimAsync(stoppingToken) is { } run)
                     inFlight.Add(processor.ProcessAsync(run, stoppingToken));
+                pulse.Beat();
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {

@@ -53,7 +53,8 @@ public static class RunsApi
         }
     }
 
-    static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, int? benchmarkId, string? status, CancellationToken ct)
+    /// <summary>Runs, newest first; <c>?env=WEBSITE_DYNAMIC_CACHE&amp;envValue=2</c> filters by an environment field.</summary>
+    static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, int? benchmarkId, string? status, string? env, string? envValue, CancellationToken ct)
     {
         RunStatus? parsed = null;
         if (status is not null)
@@ -62,7 +63,7 @@ public static class RunsApi
                 return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["status"] = ["Unknown status."] });
             parsed = s;
         }
-        var runs = await queries.ListAsync(new RunFilter(benchmarkId, parsed), ct);
+        var runs = await queries.ListAsync(new RunFilter(benchmarkId, parsed, EnvField: string.IsNullOrWhiteSpace(env) ? null : env.Trim(), EnvValue: envValue), ct);
         return TypedResults.Ok(runs.Select(r => RunDto.From(r)).ToList());
     }
 

@@ -10,6 +10,8 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
 {
     [BindProperty(SupportsGet = true)] public int? BenchmarkId { get; set; }
     [BindProperty(SupportsGet = true)] public RunStatus? Status { get; set; }
+    [BindProperty(SupportsGet = true)] public string? Env { get; set; }
+    [BindProperty(SupportsGet = true)] public string? EnvValue { get; set; }
 
     public IReadOnlyList<Run> Runs { get; private set; } = [];
     public IReadOnlyList<Benchmark> Benchmarks { get; private set; } = [];
@@ -19,7 +21,9 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
 
     public async Task OnGetAsync(CancellationToken ct)
     {
-        Runs = await runs.ListAsync(new RunFilter(BenchmarkId, Status), ct);
+        Env = string.IsNullOrWhiteSpace(Env) ? null : Env.Trim();
+        EnvValue = string.IsNullOrEmpty(EnvValue) ? null : EnvValue;
+        Runs = await runs.ListAsync(new RunFilter(BenchmarkId, Status, EnvField: Env, EnvValue: EnvValue), ct);
         Benchmarks = await benchmarks.ListAsync(ct);
         foreach (var benchmark in Benchmarks.Where(b => Runs.Any(r => r.BenchmarkId == b.Id)))
             foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct, storedOnly: true))

@@ -1,0 +1,37 @@
+using BenchDashboard.Core.Data;
+using BenchDashboard.Runner;
+using BenchDashboard.Runner.Scheduling;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Web.Health;
+
+/// <summary>The results database answers and has every migration applied.</summary>
+public sealed class DatabaseHealthCheck(IServiceScopeFactory scopes) : IHealthCheck
+{
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken ct = default)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        if (!await db.Database.CanConnectAsync(ct)) return HealthCheckResult.Unhealthy("The results database cannot be opened.");
+        var pending = (await db.Database.GetPendingMigrationsAsync(ct)).ToList();
+        return pending.Count == 0
+            ? HealthCheckResult.Healthy("Reachable, all migrations applied.")
+            : HealthCheckResult.Unhealthy($"Migrations not applied: {string.Join(", ", pending)}.");
+    }
+}
+
+/// <summary>The embedded runner's loop has completed a pass recently (it passes at least every poll interval).</summary>
+public sealed class RunnerHealthCheck(IServiceProvider services, IOptions<RunnerOptions> options, TimeProvider time) : IHealthCheck
+{
+    public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken ct = default)
+    {
+        if (services.GetService<RunnerPulse>() is not { } pulse)
+            return Task.FromResult(HealthCheckResult.Healthy("The runner is not embedded (Runner:Embedded=false): check its own process."));
+        var limit = TimeSpan.FromMilliseconds(Math.Max(3 * options.Value.PollIntervalMs, 10_000));
+        return Task.FromResult(pulse.LastBeat is { } beat && time.GetUtcNow() - beat <= limit
+            ? HealthCheckResult.Healthy($"Last pass {(time.GetUtcNow() - beat).TotalSeconds:N1} s ago.")
+            : HealthCheckResult.Unhealthy(pulse.LastBeat is null ? "The runner has not completed a pass yet." : $"No pass for more than {limit.TotalSeconds:N0} s."));
+    }
+}

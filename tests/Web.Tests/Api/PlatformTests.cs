@@ -1,0 +1,60 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchDashboard.Web.Tests.Api;
+
+/// <summary>What App Service needs from the app: a health probe, and runs that can be told apart by platform settings.</summary>
+public class PlatformTests
+{
+    [Fact]
+    public async Task HealthzReportsTheDatabaseAndTheRunner()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+
+        // The runner's first pass comes right after start; give it a moment.
+        HttpResponseMessage response;
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while ((response = await client.GetAsync("/healthz")).StatusCode != HttpStatusCode.OK && DateTime.UtcNow < deadline) await Task.Delay(50);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var health = await response.Content.ReadFromJsonAsync<JsonElement>();
+        Assert.Equal("Healthy", health.GetProperty("status").GetString());
+        Assert.Equal("Reachable, all migrations applied.", health.GetProperty("checks").GetProperty("database").GetProperty("description").GetString());
+        Assert.StartsWith("Last pass", health.GetProperty("checks").GetProperty("runner").GetProperty("description").GetString());
+    }
+
+    [Fact]
+    public async Task RunsCanBeFilteredAndGroupedByAnEnvironmentField()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        using (var scope = app.Services.CreateScope())
+        {
+            var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            foreach (var cache in new[] { "0", "2", "2", null })
+            {
+                var variables = new SortedDictionary<string, string>(StringComparer.Ordinal) { ["WEBSITE_SKU"] = "PremiumV3", [EnvironmentSnapshot.SlotVariable] = "staging" };
+                if (cache is not null) variables["WEBSITE_DYNAMIC_CACHE"] = cache;
+                var environment = new EnvironmentSnapshot { MachineName = "w", OsDescription = "Linux", DotnetVersion = ".NET 10", ProcessorCount = 2, PlatformVariables = variables };
+                db.Runs.Add(new Run { Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Completed, QueuedUtcMs = 1, EnvironmentJson = Json.Serialize(environment) });
+            }
+            await db.SaveChangesAsync();
+        }
+
+        var two = await client.GetFromJsonAsync<JsonElement>("/api/runs?env=WEBSITE_DYNAMIC_CACHE&envValue=2");
+        Assert.Equal(2, two.GetArrayLength());
+        Assert.Equal(3, (await client.GetFromJsonAsync<JsonElement>("/api/runs?env=WEBSITE_DYNAMIC_CACHE")).GetArrayLength()); // runs that recorded it
+        Assert.Equal(4, (await client.GetFromJsonAsync<JsonElement>("/api/runs?env=BENCHDASHBOARD_SLOT&envValue=staging")).GetArrayLength());
+
+        var page = WebUtility.HtmlDecode(await client.GetStringAsync("/?env=WEBSITE_DYNAMIC_CACHE"));
+        Assert.Contains("envValue=0\">0 (1)</a>", page);
+        Assert.Contains("envValue=2\">2 (2)</a>", page);
+    }
+}
