@@ -17,7 +17,7 @@ public sealed class DemoOptions
 
 /// <summary>
 /// Gives a first-time user something to look at: once the server listens (so the built-in targets' address
-/// is known), an empty database gets three demo benchmarks and a first run is queued.
+/// is known), an empty database gets four demo benchmarks and a first run is queued.
 /// </summary>
 sealed class DemoSeeder(
     IHostApplicationLifetime lifetime, IServer server, IServiceScopeFactory scopes,
@@ -54,6 +54,8 @@ sealed class DemoSeeder(
             var (demo, _) = await store.SaveAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
             await store.SaveAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
             await store.SaveAsync(null, "Demo: cache phases in-process (seed 004)", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
+            await store.SaveAsync(null, "Demo: page reading 64 small files (seed 000)",
+                new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
             await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo!.Id, ct);
             logger.LogInformation("Seeded demo benchmarks against {Address}/target/ and queued a first run", address);
         }

@@ -51,8 +51,39 @@ public static class TargetEndpoints
                 await Task.Delay(Math.Clamp(coldMs, 0, MaxDelayMs), http.RequestAborted);
             await WriteBodyAsync(http, size);
         });
+        // Seed 000's pages, to measure the platform the app runs on: /target/static.html is a static file
+        // (wwwroot), /target/dynamic is rendered per request, and /target/files reads `count` small files from
+        // the site's own content on every request, as a scripting runtime loading its modules does (the
+        // pattern seed 000 blamed on shared storage).
+        group.MapGet("/dynamic", (HttpContext http, int items = 50) =>
+        {
+            items = Math.Clamp(items, 0, 10_000);
+            var html = new System.Text.StringBuilder("<!doctype html><html><body><h1>Dynamic page</h1><ul>");
+            for (var i = 0; i < items; i++) html.Append("<li>Item ").Append(i).Append(": ").Append(i * 7919 % 104729).Append("</li>");
+            html.Append("</ul><p>Rendered ").Append(DateTimeOffset.UtcNow.ToString("O")).Append("</p></body></html>");
+            http.Response.Headers.CacheControl = "no-store";
+            return Results.Content(html.ToString(), "text/html; charset=utf-8");
+        });
+
+        group.MapGet("/files", async (HttpContext http, IWebHostEnvironment env, int count = 64) =>
+        {
+            var files = SmallFiles(env);
+            count = Math.Clamp(count, 0, files.Length);
+            long total = 0;
+            for (var i = 0; i < count; i++) total += (await File.ReadAllBytesAsync(files[i], http.RequestAborted)).Length;
+            http.Response.Headers.CacheControl = "no-store";
+            return Results.Text($"read {count} files, {total} bytes, from {Path.GetDirectoryName(files.FirstOrDefault() ?? "")}\n");
+        });
         return app;
     }
+
+    static string[]? smallFiles;
+
+    /// <summary>The shipped small files under wwwroot/target/files, listed once.</summary>
+    static string[] SmallFiles(IWebHostEnvironment env) =>
+        smallFiles ??= Directory.Exists(Path.Combine(env.WebRootPath, "target", "files"))
+            ? Directory.GetFiles(Path.Combine(env.WebRootPath, "target", "files")).Order(StringComparer.Ordinal).ToArray()
+            : [];
 
     static Task WriteBodyAsync(HttpContext http, int size)
     {

@@ -31,6 +31,20 @@ public class PlatformTests
     }
 
     [Fact]
+    public async Task Seed000sSelfBenchmarkPagesServeAStaticFileADynamicPageAndManySmallFiles()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+
+        var page = await client.GetAsync("/target/static.html");
+        Assert.Equal("text/html", page.Content.Headers.ContentType!.MediaType);
+        Assert.Contains("A static file", await page.Content.ReadAsStringAsync());
+        Assert.Contains("<li>Item 9:", await client.GetStringAsync("/target/dynamic?items=10"));
+        Assert.StartsWith("read 64 files, ", await client.GetStringAsync("/target/files?count=64"));
+        Assert.StartsWith("read 5 files, ", await client.GetStringAsync("/target/files?count=5"));
+    }
+
+    [Fact]
     public async Task RunsCanBeFilteredAndGroupedByAnEnvironmentField()
     {
         await using var app = new DashboardFactory();
