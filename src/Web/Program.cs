@@ -8,6 +8,11 @@ using BenchDashboard.Web.Targets;
 
 var builder = WebApplication.CreateBuilder(args);
 
+// `dotnet run` listens on 127.0.0.1:5080 (launchSettings.json). A published app takes ASPNETCORE_URLS or Urls,
+// or else PORT as App Service for Linux and other platforms give it, on every interface.
+if (string.IsNullOrEmpty(builder.Configuration["urls"]) && int.TryParse(builder.Configuration["PORT"], out var port))
+    builder.WebHost.UseUrls($"http://+:{port}");
+
 // Storage, validation limits and queries shared with the standalone runner.
 builder.Services.AddBenchCore();
 // The runner lives in this process unless Runner:Embedded is false (then run src/Runner beside it).

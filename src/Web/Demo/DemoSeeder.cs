@@ -51,12 +51,18 @@ sealed class DemoSeeder(
             {
                 Url = $"{address}/target/cacheable?coldMs=400", Requests = 100, Concurrency = 1,
             };
-            var (demo, _) = await store.SaveAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
+            var (demo, refused) = await store.SaveAsync(null, "Demo: 5 ms endpoint, 4 connections", latency, null, true, ct);
+            if (demo is null)
+            {
+                // E.g. outside Development, where loopback targets are refused (Targets:AllowLoopback).
+                logger.LogInformation("No demo benchmarks: {Reason}", string.Join(" ", refused.SelectMany(e => e.Value)));
+                return;
+            }
             await store.SaveAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
             await store.SaveAsync(null, "Demo: cache phases in-process (seed 004)", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
             await store.SaveAsync(null, "Demo: page reading 64 small files (seed 000)",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
-            await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo!.Id, ct);
+            await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo.Id, ct);
             logger.LogInformation("Seeded demo benchmarks against {Address}/target/ and queued a first run", address);
         }
         catch (Exception ex) when (ex is not OperationCanceledException)

@@ -1,0 +1,132 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Json;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Web.Tests.Deployment;
+
+/// <summary>
+/// The published output started the way App Service for Linux starts it: `dotnet BenchDashboard.Web.dll` in
+/// the content directory, with PORT, HOME and WEBSITE_* variables, Production settings, and nothing to be
+/// written under the content root (run from package makes it read-only; the tests run as root, so instead of
+/// relying on permissions the test checks that no file there was created or changed).
+/// </summary>
+public sealed class PublishedAppTests
+{
+    const string Key = "deploy-test-key";
+
+    [Fact]
+    public async Task ThePublishedAppRunsUnderAppServiceLikeSettings()
+    {
+        using var dir = new TempDirectory();
+        var content = Directory.CreateDirectory(dir.File("wwwroot-site")).FullName;
+        await PublishAsync(content);
+        var before = Snapshot(content);
+        var port = FreePort();
+        var tmp = Directory.CreateDirectory(dir.File("local-tmp")).FullName;
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(content, "BenchDashboard.Web.dll")])
+        {
+            WorkingDirectory = content,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            Environment =
+            {
+                ["PORT"] = port.ToString(), ["ASPNETCORE_URLS"] = null, ["ASPNETCORE_ENVIRONMENT"] = "Production",
+                ["HOME"] = Directory.CreateDirectory(dir.File("home")).FullName, ["TMPDIR"] = tmp,
+                ["WEBSITE_SITE_NAME"] = "benchtest", ["WEBSITE_INSTANCE_ID"] = "0123456789abcdef", ["WEBSITE_HOSTNAME"] = "benchtest.azurewebsites.net",
+                ["WEBSITE_SKU"] = "PremiumV3", ["REGION_NAME"] = "Japan East", ["WEBSITE_DYNAMIC_CACHE"] = "0", ["WEBSITE_RUN_FROM_PACKAGE"] = "1",
+                ["BENCHDASHBOARD_SLOT"] = "staging", ["Auth__ApiKey"] = Key, ["Demo__Seed"] = "false",
+                ["Runner__PollIntervalMs"] = "100",
+            },
+        };
+        using var app = Process.Start(start)!;
+        var log = new StringBuilder();
+        app.OutputDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
+        app.ErrorDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
+        app.BeginOutputReadLine();
+        app.BeginErrorReadLine();
+        try
+        {
+            using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
+            var health = await UntilHealthyAsync(client, app, log);
+            Assert.Equal("Healthy", health.GetProperty("status").GetString());
+
+            // It listens on every interface (PORT), so starting a run needs the key.
+            var run = new { kind = "cache", requests = 200, keyCount = 20 };
+            Assert.Equal(HttpStatusCode.Unauthorized, (await client.PostAsJsonAsync("/api/runs", run)).StatusCode);
+            var create = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(run) };
+            create.Headers.Add("X-Api-Key", Key);
+            var created = await client.SendAsync(create);
+            Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+            var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+            var result = await DashboardFactory.WaitForEndAsync(client, id);
+            Assert.Equal("completed", result.GetProperty("status").GetString());
+            var variables = result.GetProperty("environment").GetProperty("platformVariables");
+            Assert.Equal("0", variables.GetProperty("WEBSITE_DYNAMIC_CACHE").GetString());
+            Assert.Equal("staging", variables.GetProperty("BENCHDASHBOARD_SLOT").GetString());
+
+            // Loopback is refused outside Development: an HTTP run at itself must use its public name.
+            var loopback = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(new { kind = "http", url = $"http://127.0.0.1:{port}/target/dynamic", requests = 5 }) };
+            loopback.Headers.Add("X-Api-Key", Key);
+            Assert.Contains("loopback", await (await client.SendAsync(loopback)).Content.ReadAsStringAsync());
+        }
+        finally
+        {
+            app.Kill(entireProcessTree: true);
+            await app.WaitForExitAsync();
+        }
+
+        Assert.True(File.Exists(Path.Combine(tmp, "benchdashboard", "benchdashboard.db")), "the results database is on local disk (TMPDIR)");
+        Assert.Equal(before, Snapshot(content)); // nothing written under the content root
+    }
+
+    static async Task<JsonElement> UntilHealthyAsync(HttpClient client, Process app, StringBuilder log)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (DateTime.UtcNow < deadline)
+        {
+            if (app.HasExited) break;
+            try
+            {
+                var response = await client.GetAsync("/healthz");
+                if (response.StatusCode == HttpStatusCode.OK) return await response.Content.ReadFromJsonAsync<JsonElement>();
+            }
+            catch (HttpRequestException)
+            {
+            }
+            await Task.Delay(200);
+        }
+        lock (log) throw new InvalidOperationException("The published app did not become healthy:\n" + log);
+    }
+
+    static async Task PublishAsync(string output)
+    {
+        var root = AppContext.BaseDirectory;
+        while (!File.Exists(Path.Combine(root, "BenchDashboard.sln"))) root = Path.GetDirectoryName(root) ?? throw new InvalidOperationException("No repository root.");
+        var publish = Process.Start(new ProcessStartInfo("dotnet", ["publish", Path.Combine(root, "src", "Web"), "-c", "Release", "-o", output, "-nologo", "-v", "quiet"])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        })!;
+        var stdout = publish.StandardOutput.ReadToEndAsync();
+        var stderr = publish.StandardError.ReadToEndAsync();
+        await publish.WaitForExitAsync();
+        Assert.True(publish.ExitCode == 0, $"dotnet publish failed: {await stdout}{await stderr}");
+    }
+
+    /// <summary>Every file under the content root with its size and last write time.</summary>
+    static string Snapshot(string root) => string.Join("\n", Directory.EnumerateFiles(root, "*", SearchOption.AllDirectories)
+        .Order(StringComparer.Ordinal).Select(f => $"{Path.GetRelativePath(root, f)} {new FileInfo(f).Length} {File.GetLastWriteTimeUtc(f):O}"));
+
+    static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
