@@ -24,6 +24,8 @@ public static class CoreServices
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<TargetPolicy>();
         services.AddSingleton<CacheConnections>();
+        services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section);
+        services.AddSingleton<FileSystemRoots>();
         services.AddSingleton<ParameterValidation>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();

@@ -19,6 +19,7 @@ public static class RunnerServices
         services.AddSingleton<RunProcessor>();
         services.AddSingleton<IBenchmarkExecutor, HttpBenchmark>();
         services.AddSingleton<IBenchmarkExecutor, CacheBenchmark>();
+        services.AddSingleton<IBenchmarkExecutor, FileSystem.FileSystemBenchmark>();
         services.AddHostedService<RunnerService>();
         return services;
     }

@@ -8,4 +8,7 @@ public enum BenchmarkKind
 
     /// <summary>Cache writes and reads, phase by phase, against Redis or an in-process cache (seed 004).</summary>
     Cache,
+
+    /// <summary>Many small files created, read, listed and deleted, and one large file, per directory (seed 001).</summary>
+    FileSystem,
 }

@@ -23,6 +23,10 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
         int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
         await SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
 
+    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
+        int? id, string name, FileSystemParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
+        await SaveAsync(id, name, BenchmarkKind.FileSystem, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
+
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
         Thresholds? thresholds, CancellationToken ct)

@@ -21,6 +21,9 @@ public sealed class RunQueue(BenchDbContext db, ParameterValidation validation, 
     public async Task<EnqueueResult> EnqueueAsync(CacheParameters parameters, int? benchmarkId, CancellationToken ct) =>
         await EnqueueAsync(BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
 
+    public async Task<EnqueueResult> EnqueueAsync(FileSystemParameters parameters, int? benchmarkId, CancellationToken ct) =>
+        await EnqueueAsync(BenchmarkKind.FileSystem, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
+
     /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits and target policy.</summary>
     public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {

@@ -41,9 +41,10 @@ public static class RunsApi
             {
                 "http" => await queue.EnqueueAsync(body.Deserialize<HttpParameters>(StrictJson)!, benchmarkId: null, ct),
                 "cache" => await queue.EnqueueAsync(body.Deserialize<CacheParameters>(StrictJson)!, benchmarkId: null, ct),
+                "filesystem" => await queue.EnqueueAsync(body.Deserialize<FileSystemParameters>(StrictJson)!, benchmarkId: null, ct),
                 _ => null,
             };
-            if (result is null) return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\", \"cache\"."] });
+            if (result is null) return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\", \"cache\", \"fileSystem\"."] });
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
         }

@@ -37,6 +37,9 @@ public static class Display
                 var cache = Json.Deserialize<CacheParameters>(run.ParametersJson);
                 var backend = cache.Backend == CacheBackend.Redis ? $"redis '{cache.Connection}'" : "memory";
                 return $"cache {backend}: {string.Join(", ", cache.Phases.Select(p => p.Name()))}";
+            case BenchmarkKind.FileSystem:
+                var files = Json.Deserialize<FileSystemParameters>(run.ParametersJson);
+                return $"files in {string.Join(", ", files.Directories)}: {files.FileCount:N0} × {files.FileBytes:N0} B" + (files.LargeFileMiB > 0 ? $", {files.LargeFileMiB} MiB file" : "");
             default:
                 return run.Kind.ToString();
         }

@@ -45,6 +45,30 @@ public class PlatformTests
     }
 
     [Fact]
+    public async Task AFileSystemRunShowsSeed001sTableAndRefusesDirectoriesOutsideTheRoots()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+
+        foreach (var outside in new[] { "/etc", "/tmp/benchdashboard-fs/../../etc", "../escape" })
+        {
+            var refused = await client.PostAsJsonAsync("/api/runs", new { kind = "fileSystem", directories = new[] { outside }, fileCount = 10 });
+            Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+            Assert.Contains("directories", await refused.Content.ReadAsStringAsync());
+        }
+
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "fileSystem", directories = new[] { "temp" }, fileCount = 60, fileBytes = 512, filesPerDirectory = 20, largeFileMiB = 1 });
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+        Assert.Equal("completed", run.GetProperty("status").GetString());
+        Assert.Equal(["temp/create", "temp/read", "temp/stat", "temp/delete", "temp/large-write", "temp/large-read"],
+            run.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
+
+        var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        Assert.Contains("<table id=\"filesystem-table\">", page);
+        Assert.Contains("<tr data-location=\"temp\">", page);
+    }
+
+    [Fact]
     public async Task RunsCanBeFilteredAndGroupedByAnEnvironmentField()
     {
         await using var app = new DashboardFactory();

@@ -11,10 +11,11 @@ public sealed class NewModel(RunQueue queue) : PageModel
     [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
     [BindProperty] public HttpParametersForm Http { get; set; } = new();
     [BindProperty] public CacheParametersForm Cache { get; set; } = new();
+    [BindProperty] public FileSystemParametersForm Files { get; set; } = new();
 
     public void OnGet(string? url)
     {
-        if (Kind != "cache") Kind = "http";
+        if (Kind is not ("cache" or "files")) Kind = "http";
         if (url is not null) Http.Url = url;
     }
 
@@ -34,6 +35,13 @@ public sealed class NewModel(RunQueue queue) : PageModel
         var errors = new Dictionary<string, string[]>();
         var parameters = Cache.ToParameters(errors);
         return errors.Count == 0 ? Queued(await queue.EnqueueAsync(parameters, benchmarkId: null, ct), nameof(Cache)) : Invalid(errors, nameof(Cache));
+    }
+
+    public async Task<IActionResult> OnPostFilesAsync(CancellationToken ct)
+    {
+        Kind = "files";
+        if (!ModelState.IsValidFor(nameof(Files))) return Page();
+        return Queued(await queue.EnqueueAsync(Files.ToParameters(), benchmarkId: null, ct), nameof(Files));
     }
 
     IActionResult Queued(EnqueueResult result, string prefix) =>

@@ -1,0 +1,30 @@
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>
+/// Section "FileSystem": the only directories a file-system benchmark may write in. A benchmark that writes
+/// thousands of files wherever a visitor asks would be a way to fill or damage the server's disk.
+/// </summary>
+public sealed class FileSystemOptions
+{
+    public const string Section = "FileSystem";
+
+    /// <summary>Extra allowed roots (absolute paths), besides the named ones below.</summary>
+    public List<string> AllowedRoots { get; set; } = [];
+
+    /// <summary>
+    /// The named roots: "temp" (the temp directory: local disk, also on App Service), "content" (a folder in
+    /// the app's content root; on App Service that is the shared /home storage, and read-only when running
+    /// from a package) and, on App Service only, "home" (a folder under $HOME, the share seed 001 found slow).
+    /// </summary>
+    public static Dictionary<string, string> NamedRoots(string contentRoot, Func<string, string?> environment)
+    {
+        var roots = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["temp"] = Path.GetFullPath(Path.Combine(Path.GetTempPath(), "benchdashboard-fs")),
+            ["content"] = Path.GetFullPath(Path.Combine(contentRoot, "fs-bench")),
+        };
+        if (!string.IsNullOrEmpty(environment("WEBSITE_INSTANCE_ID")) && environment("HOME") is { Length: > 0 } home)
+            roots["home"] = Path.GetFullPath(Path.Combine(home, "benchdashboard-fs"));
+        return roots;
+    }
+}

@@ -1,0 +1,34 @@
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>Checks file-system parameters; errors are keyed by the API's field names.</summary>
+public static class FileSystemParametersValidator
+{
+    public const int MaxFiles = 200_000;
+    public const int MaxFileBytes = 16 * 1024 * 1024;
+    public const int MaxLargeFileMiB = 4096;
+    public const int MaxDirectories = 8;
+
+    public static Dictionary<string, string[]> Validate(FileSystemParameters p, FileSystemRoots roots)
+    {
+        var errors = new Dictionary<string, List<string>>();
+        void Add(string field, string message)
+        {
+            if (!errors.TryGetValue(field, out var list)) errors[field] = list = [];
+            list.Add(message);
+        }
+
+        var directories = p.Directories ?? []; // JSON can say null
+        if (directories.Count is 0 or > MaxDirectories) Add("directories", $"Choose 1 to {MaxDirectories} directories.");
+        if (directories.Distinct().Count() != directories.Count) Add("directories", "Each directory can appear once.");
+        for (var i = 0; i < directories.Count; i++)
+            if (roots.Resolve(directories[i] ?? "", i).Error is { } error) Add("directories", error);
+
+        if (p.FileCount < 1 || p.FileCount > MaxFiles) Add("fileCount", $"File count must be between 1 and {MaxFiles:N0}.");
+        if (p.FileBytes < 0 || p.FileBytes > MaxFileBytes) Add("fileBytes", $"File size must be between 0 and {MaxFileBytes:N0} bytes.");
+        else if ((long)p.FileCount * p.FileBytes > 4L * 1024 * 1024 * 1024) Add("fileBytes", "File count × file size must be at most 4 GiB.");
+        if (p.FilesPerDirectory < 1 || p.FilesPerDirectory > 10_000) Add("filesPerDirectory", "Files per folder must be between 1 and 10,000.");
+        if (p.LargeFileMiB < 0 || p.LargeFileMiB > MaxLargeFileMiB) Add("largeFileMiB", $"The large file must be between 0 (none) and {MaxLargeFileMiB:N0} MiB.");
+
+        return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
+    }
+}
