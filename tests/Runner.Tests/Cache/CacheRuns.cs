@@ -24,19 +24,13 @@ static class CacheRuns
         try
         {
             if (whileRunning is not null) await whileRunning(runId);
-            var deadline = DateTime.UtcNow.AddSeconds(90);
-            while (!(await RunAsync(host, runId)).Status.IsFinal())
-            {
-                if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {runId} did not end within 90 s.");
-                await Task.Delay(50);
-            }
+            await host.UntilFinalAsync(runId);
         }
         finally
         {
             await host.Host.StopAsync();
         }
-        var samples = await host.WithDbAsync(db => db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync());
-        return (await RunAsync(host, runId), samples);
+        return (await host.RunAsync(runId), await host.SamplesAsync(runId));
     }
 
     /// <summary>Waits until the run has reported at least this many finished operations (heartbeat progress).</summary>
@@ -45,8 +39,7 @@ static class CacheRuns
         while ((await RunAsync(host, runId)).CompletedRequests < operations) await Task.Delay(20);
     }
 
-    public static Task<Run> RunAsync(RunnerHost host, long runId) =>
-        host.WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId));
+    public static Task<Run> RunAsync(RunnerHost host, long runId) => host.RunAsync(runId);
 
     public static CacheParameters Redis(string keyPrefix) => new()
     {

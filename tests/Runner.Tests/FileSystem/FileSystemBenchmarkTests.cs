@@ -20,12 +20,9 @@ public class FileSystemBenchmarkTests
             new FileSystemParameters { Directories = ["temp", second], FileCount = 120, FileBytes = 1000, FilesPerDirectory = 25, LargeFileMiB = 2 }, null, default));
 
         await host.Host.StartAsync();
-        Run run;
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (!(run = await host.WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId))).Status.IsFinal() && DateTime.UtcNow < deadline)
-            await Task.Delay(50);
+        var run = await host.UntilFinalAsync(runId);
         await host.Host.StopAsync();
-        var samples = await host.WithDbAsync(db => db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync());
+        var samples = await host.SamplesAsync(runId);
 
         Assert.Equal(RunStatus.Completed, run.Status);
         var series = SeriesStatistics.From(samples).ToDictionary(s => s.Name, s => s.Statistics);

@@ -25,10 +25,7 @@ public class TargetPolicyRunTests
         });
 
         await host.Host.StartAsync();
-        Run finished;
-        var deadline = DateTime.UtcNow.AddSeconds(30);
-        while (!(finished = await host.WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId))).Status.IsFinal() && DateTime.UtcNow < deadline)
-            await Task.Delay(50);
+        var finished = await host.UntilFinalAsync(runId, seconds: 30);
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, finished.Status);

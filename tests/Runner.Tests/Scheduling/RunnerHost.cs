@@ -2,6 +2,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -56,6 +57,24 @@ sealed class RunnerHost : IAsyncDisposable
     {
         await using var scope = Services.CreateAsyncScope();
         return await action(scope.ServiceProvider.GetRequiredService<RunQueue>());
+    }
+
+    public Task<Run> RunAsync(long runId) => WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId));
+
+    public Task<List<Sample>> SamplesAsync(long runId) =>
+        WithDbAsync(db => db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync());
+
+    /// <summary>Polls until the run reaches a final status; fails the test after <paramref name="seconds"/>.</summary>
+    public async Task<Run> UntilFinalAsync(long runId, int seconds = 90)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(seconds);
+        while (true)
+        {
+            var run = await RunAsync(runId);
+            if (run.Status.IsFinal()) return run;
+            if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {runId} did not end within {seconds} s.");
+            await Task.Delay(50);
+        }
     }
 
     public async ValueTask DisposeAsync()
