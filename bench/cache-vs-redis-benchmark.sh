@@ -21,7 +21,7 @@ trap cleanup EXIT
 
 redis-server --port $redis_port --bind 127.0.0.1 --save "" --appendonly no --daemonize no >"$work/redis.log" 2>&1 & pids+=($!)
 dotnet build src/Web -c Release -nologo -v quiet >/dev/null
-ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port Database__Path="$work/bench.db" Demo__Seed=false \
+ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port ASPNETCORE_ENVIRONMENT=Development Database__Path="$work/bench.db" Demo__Seed=false \
   ConnectionStrings__bench="127.0.0.1:$redis_port" Logging__LogLevel__Default=Warning \
   dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
 pids+=($!)

@@ -38,7 +38,7 @@ CONF
 nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
 
 dotnet build src/Web -c Release -nologo -v quiet >/dev/null
-ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port Database__Path="$work/bench.db" Demo__Seed=false \
+ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port ASPNETCORE_ENVIRONMENT=Development Database__Path="$work/bench.db" Demo__Seed=false \
   Logging__LogLevel__Default=Warning dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/logs/web.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$web_port/api/runs" >/dev/null && break; sleep 0.2; done

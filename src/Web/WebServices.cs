@@ -16,7 +16,14 @@ public static class WebServices
             cookie.Cookie.Name = "BenchDashboard.Admin";
             cookie.Cookie.HttpOnly = true;
             cookie.Cookie.SameSite = SameSiteMode.Lax;
+            // Behind App Service's front end the app sees plain HTTP; the browser talks HTTPS, so always mark it Secure
+            // (a plain-HTTP sign-in on loopback in Development still works).
             cookie.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
+            cookie.Events.OnSigningIn = context =>
+            {
+                if (!context.HttpContext.RequestServices.GetRequiredService<IHostEnvironment>().IsDevelopment()) context.CookieOptions.Secure = true;
+                return Task.CompletedTask;
+            };
             cookie.ExpireTimeSpan = TimeSpan.FromHours(8);
         });
         services.AddProblemDetails();

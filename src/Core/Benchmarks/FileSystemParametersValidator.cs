@@ -8,7 +8,7 @@ public static class FileSystemParametersValidator
     public const int MaxLargeFileMiB = 4096;
     public const int MaxDirectories = 8;
 
-    public static Dictionary<string, string[]> Validate(FileSystemParameters p, FileSystemRoots roots)
+    public static Dictionary<string, string[]> Validate(FileSystemParameters p, FileSystemRoots roots, RunLimits limits)
     {
         var errors = new Dictionary<string, List<string>>();
         void Add(string field, string message)
@@ -28,6 +28,10 @@ public static class FileSystemParametersValidator
         else if ((long)p.FileCount * p.FileBytes > 4L * 1024 * 1024 * 1024) Add("fileBytes", "File count × file size must be at most 4 GiB.");
         if (p.FilesPerDirectory < 1 || p.FilesPerDirectory > 10_000) Add("filesPerDirectory", "Files per folder must be between 1 and 10,000.");
         if (p.LargeFileMiB < 0 || p.LargeFileMiB > MaxLargeFileMiB) Add("largeFileMiB", $"The large file must be between 0 (none) and {MaxLargeFileMiB:N0} MiB.");
+        // Every operation is a sample: four per file, one per folder listed, two per MiB of the large file.
+        var operations = (long)directories.Count * (4L * p.FileCount + p.FileCount / Math.Max(1, p.FilesPerDirectory) + 2 + 2L * p.LargeFileMiB);
+        if (operations > limits.MaxRequests)
+            Add("fileCount", $"That is about {operations:N0} operations in all; at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }

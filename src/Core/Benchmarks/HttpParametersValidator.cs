@@ -27,6 +27,10 @@ public static class HttpParametersValidator
         foreach (var name in p.Headers?.Keys ?? Enumerable.Empty<string>())
             if (string.IsNullOrWhiteSpace(name) || name.Any(c => c <= ' ' || c == ':' || c > '~'))
                 Add("headers", $"'{name}' is not a valid header name.");
+            else if (name.Equals("Host", StringComparison.OrdinalIgnoreCase))
+                // The target policy judges the URL's host; a Host header would send the request to another
+                // site behind the same address (e.g. a slot's SCM site through the shared front end).
+                Add("headers", "The Host header comes from the URL; put the host name there.");
 
         if (p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either a request count or a duration, not both.");

@@ -18,7 +18,7 @@ public sealed class ParameterValidation(IOptions<RunLimits> limits, CacheConnect
         Task.FromResult(CacheParametersValidator.Validate(p, limits.Value, connections.Exists));
 
     public Task<Dictionary<string, string[]>> ValidateAsync(FileSystemParameters p, CancellationToken ct) =>
-        Task.FromResult(FileSystemParametersValidator.Validate(p, roots));
+        Task.FromResult(FileSystemParametersValidator.Validate(p, roots, limits.Value));
 
     /// <summary>Validates stored parameters (a saved benchmark's); returns them re-serialized in canonical form.</summary>
     public async Task<(string Json, Dictionary<string, string[]> Errors)> ValidateAsync(BenchmarkKind kind, string parametersJson, CancellationToken ct)

@@ -36,7 +36,7 @@ public static class FieldDifferences
             ["benchmark"] = item.Run.Benchmark?.Name ?? "(ad hoc)",
         };
         if (item.Series is not null) fields["series"] = item.Series;
-        Add(fields, "parameters", JsonNode.Parse(item.Run.ParametersJson));
+        Add(fields, "parameters", JsonNode.Parse(Security.ParameterRedaction.Redact(item.Run.Kind, item.Run.ParametersJson)));
         if (item.Run.EnvironmentJson is not null)
         {
             var environment = Json.Deserialize<EnvironmentSnapshot>(item.Run.EnvironmentJson);

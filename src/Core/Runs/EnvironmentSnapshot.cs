@@ -28,7 +28,7 @@ public sealed record EnvironmentSnapshot
         foreach (DictionaryEntry e in Environment.GetEnvironmentVariables())
         {
             var name = (string)e.Key;
-            if (IsPlatformVariable(name) && !LooksSecret(name)) vars[name] = e.Value as string ?? "";
+            if (IsPlatformVariable(name) && !LooksSecret(name)) vars[name] = Sanitize(name, e.Value as string ?? "");
         }
         return new EnvironmentSnapshot
         {
@@ -47,9 +47,22 @@ public sealed record EnvironmentSnapshot
     /// </summary>
     public const string SlotVariable = "BENCHDASHBOARD_SLOT";
 
-    static bool IsPlatformVariable(string name) =>
-        name.StartsWith("WEBSITE_", StringComparison.OrdinalIgnoreCase) || name.Equals("REGION_NAME", StringComparison.OrdinalIgnoreCase)
-        || name.Equals(SlotVariable, StringComparison.OrdinalIgnoreCase);
+    /// <summary>
+    /// The platform variables recorded: the settings and placement a comparison needs, and nothing else. A
+    /// catch-all WEBSITE_* would publish values such as WEBSITE_OWNER_NAME (the subscription) on public pages.
+    /// </summary>
+    public static readonly HashSet<string> RecordedVariables = new(StringComparer.OrdinalIgnoreCase)
+    {
+        "WEBSITE_SITE_NAME", "WEBSITE_INSTANCE_ID", "WEBSITE_SKU", "WEBSITE_HOSTNAME", "REGION_NAME", "WEBSITE_DYNAMIC_CACHE",
+        "WEBSITE_LOCAL_CACHE_OPTION", "WEBSITE_LOCAL_CACHE_SIZEINMB", "WEBSITE_RUN_FROM_PACKAGE", "WEBSITE_PLATFORM_VERSION",
+        "WEBSITE_CURRENT_STAMPNAME", "WEBSITE_HOME_STAMPNAME", "WEBSITE_OS", "WEBSITE_SLOT_NAME", SlotVariable,
+    };
+
+    static bool IsPlatformVariable(string name) => RecordedVariables.Contains(name);
+
+    /// <summary>WEBSITE_RUN_FROM_PACKAGE may be a URL with a SAS token: record that it is a URL, not the URL.</summary>
+    static string Sanitize(string name, string value) =>
+        name.Equals("WEBSITE_RUN_FROM_PACKAGE", StringComparison.OrdinalIgnoreCase) && value.Contains("://", StringComparison.Ordinal) ? "(url)" : value;
 
     /// <summary>A field by the name the compare page and filters use: machineName, osDescription, dotnetVersion, processorCount, or a variable.</summary>
     public string? Field(string name) => name switch

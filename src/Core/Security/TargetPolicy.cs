@@ -26,8 +26,11 @@ public sealed class TargetPolicy
     static readonly IPNetwork[] Private =
     [
         IPNetwork.Parse("10.0.0.0/8"), IPNetwork.Parse("172.16.0.0/12"), IPNetwork.Parse("192.168.0.0/16"),
-        IPNetwork.Parse("100.64.0.0/10"), IPNetwork.Parse("fc00::/7"),
+        IPNetwork.Parse("100.64.0.0/10"), IPNetwork.Parse("198.18.0.0/15"), IPNetwork.Parse("fc00::/7"), IPNetwork.Parse("fec0::/10"),
     ];
+    static readonly IPNetwork ThisNetwork = IPNetwork.Parse("0.0.0.0/8");
+    static readonly IPNetwork Nat64 = IPNetwork.Parse("64:ff9b::/96");
+    static readonly IPNetwork SixToFour = IPNetwork.Parse("2002::/16");
 
     readonly bool allowLoopback;
     readonly bool allowPrivate;
@@ -55,7 +58,8 @@ public sealed class TargetPolicy
     public string? CheckHost(string host)
     {
         host = host.Trim().TrimEnd('.').ToLowerInvariant();
-        if (host == scmHost || host.EndsWith(".scm.azurewebsites.net", StringComparison.Ordinal))
+        // Every App Service domain (regional names, App Service Environments, other clouds) puts "scm" as a label.
+        if (host == scmHost || host.Contains(".scm.", StringComparison.Ordinal))
             return $"'{host}' is an App Service deployment (SCM/Kudu) site; benchmarks may not target it.";
         if (IPAddress.TryParse(host.Trim('[', ']'), out var literal)) return CheckAddress(literal, host);
         if (allowedNames.Length + allowedRanges.Length > 0 && !NameAllowed(host) && allowedRanges.Length == 0)
@@ -67,9 +71,11 @@ public sealed class TargetPolicy
     public string? CheckAddress(IPAddress address, string host)
     {
         if (address.IsIPv4MappedToIPv6) address = address.MapToIPv4();
+        // IPv6 forms that carry an IPv4 address (compatible ::a.b.c.d, NAT64, 6to4) are judged by that address too.
+        if (EmbeddedIPv4(address) is { } embedded && CheckAddress(embedded, host) is { } refusal) return refusal;
         if (Metadata.Any(m => m.Equals(address)) || LinkLocal.Any(n => n.Contains(address)))
             return $"{address} is a link-local or cloud metadata address; benchmarks may never target it.";
-        if (address.Equals(IPAddress.Any) || address.Equals(IPAddress.IPv6Any) || address.Equals(IPAddress.Broadcast) || IsMulticast(address))
+        if (ThisNetwork.Contains(address) || address.Equals(IPAddress.IPv6Any) || address.Equals(IPAddress.Broadcast) || IsMulticast(address))
             return $"{address} is not a host address.";
 
         var inAllowedRange = allowedRanges.Any(r => r.Contains(address));
@@ -107,6 +113,16 @@ public sealed class TargetPolicy
         if (allowed.Length == 0)
             throw new TargetRefusedException(addresses.Select(a => CheckAddress(a, host)).FirstOrDefault() ?? $"'{host}' has no address.");
         return allowed;
+    }
+
+    static IPAddress? EmbeddedIPv4(IPAddress address)
+    {
+        if (address.AddressFamily != AddressFamily.InterNetworkV6) return null;
+        var bytes = address.GetAddressBytes();
+        if (Nat64.Contains(address) || (bytes.Take(12).All(b => b == 0) && !address.Equals(IPAddress.IPv6Loopback) && !address.Equals(IPAddress.IPv6Any)))
+            return new IPAddress(bytes[12..16]); // 64:ff9b::a.b.c.d and the deprecated ::a.b.c.d
+        if (SixToFour.Contains(address)) return new IPAddress(bytes[2..6]); // 2002:aabb:ccdd::
+        return null;
     }
 
     bool NameAllowed(string host) =>

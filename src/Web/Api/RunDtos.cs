@@ -79,7 +79,7 @@ public sealed record RunDto(
         run.Id, run.BenchmarkId, run.Benchmark?.Name, JsonNamingPolicy.CamelCase.ConvertName(run.Kind.ToString()), run.Status.ToApiName(),
         FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
         run.CompletedRequests,
-        JsonSerializer.Deserialize<JsonElement>(run.ParametersJson),
+        JsonSerializer.Deserialize<JsonElement>(BenchDashboard.Core.Security.ParameterRedaction.Redact(run.Kind, run.ParametersJson)),
         run.Error,
         run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson),
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),

@@ -15,17 +15,30 @@ public static class AccessRules
         return host == "localhost" || (IPAddress.TryParse(host.Trim('[', ']'), out var ip) && IPAddress.IsLoopback(ip));
     });
 
-    /// <summary>Reads change nothing; everything else starts, changes, cancels or deletes.</summary>
-    public static bool IsMutation(string method) => !(HttpMethods.IsGet(method) || HttpMethods.IsHead(method) || HttpMethods.IsOptions(method));
+    /// <summary>
+    /// Reads change nothing; everything else starts, changes, cancels or deletes. The benchmark editor is an
+    /// administrator's page even to read: it shows a saved benchmark's header values and body in full.
+    /// </summary>
+    public static bool NeedsAdmin(string method, PathString path) =>
+        !(HttpMethods.IsGet(method) || HttpMethods.IsHead(method) || HttpMethods.IsOptions(method))
+        || path.StartsWithSegments("/benchmarks/edit");
 
     /// <summary>Paths anyone may use whatever the settings: signing in, health probes, static assets, the built-in targets.</summary>
     public static bool IsAlwaysOpen(PathString path) =>
         path.StartsWithSegments("/login") || path.StartsWithSegments("/healthz") || path.StartsWithSegments("/target")
         || path.StartsWithSegments("/css") || path.StartsWithSegments("/js") || path.StartsWithSegments("/lib");
 
-    /// <summary>Constant-time comparison, so a wrong key's timing says nothing about the right one.</summary>
+    /// <summary>
+    /// Constant-time comparison of hashes, so a wrong key's timing says nothing about the right one, not even
+    /// its length.
+    /// </summary>
     public static bool SecretMatches(string? given, string? expected) =>
         !string.IsNullOrEmpty(given) && !string.IsNullOrEmpty(expected)
         && System.Security.Cryptography.CryptographicOperations.FixedTimeEquals(
-            System.Text.Encoding.UTF8.GetBytes(given), System.Text.Encoding.UTF8.GetBytes(expected));
+            System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(given)),
+            System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(expected)));
+
+    /// <summary>A request that came through a proxy says so; behind one, "loopback only" means nothing.</summary>
+    public static bool CameThroughProxy(IHeaderDictionary headers) =>
+        headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host");
 }

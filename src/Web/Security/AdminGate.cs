@@ -10,7 +10,7 @@ namespace BenchDashboard.Web.Security;
 /// not accept the cookie or Easy Auth's session: a cross-site form could post with those, the key it cannot.
 /// Refused API calls get 401 with a problem; refused pages go to the sign-in page.
 /// </summary>
-public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> options, IServer server, ILogger<AdminGate> logger)
+public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> options, IServer server, IHostEnvironment environment, ILogger<AdminGate> logger)
 {
     bool? required;
 
@@ -18,8 +18,8 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
     {
         var admin = IsAdmin(context);
         if (admin) context.Items[AdminKey] = true;
-        var needsAdmin = AccessRules.IsMutation(context.Request.Method) || !options.Value.PublicRead;
-        if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required())
+        var needsAdmin = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path) || !options.Value.PublicRead;
+        if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required(context))
         {
             await next(context);
             return;
@@ -50,11 +50,14 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
         if (request.Path.StartsWithSegments("/api")) return false;
         if (context.User.Identity?.IsAuthenticated == true) return true;
         var trustEasyAuth = o.TrustEasyAuth ?? string.Equals(Environment.GetEnvironmentVariable("WEBSITE_AUTH_ENABLED"), "True", StringComparison.OrdinalIgnoreCase);
-        return trustEasyAuth && !string.IsNullOrEmpty(request.Headers["X-MS-CLIENT-PRINCIPAL-NAME"].ToString());
+        var principal = request.Headers["X-MS-CLIENT-PRINCIPAL-NAME"].ToString();
+        return trustEasyAuth && principal.Length > 0 && o.Admins.Contains(principal, StringComparer.OrdinalIgnoreCase);
     }
 
-    bool Required()
+    bool Required(HttpContext context)
     {
+        // A proxy in front makes even a loopback-only app reachable by anyone who reaches the proxy.
+        if (options.Value.Required.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase) && AccessRules.CameThroughProxy(context.Request.Headers)) return true;
         if (required is { } known) return known;
         var setting = options.Value.Required.Trim().ToLowerInvariant();
         var addresses = server.Features.Get<IServerAddressesFeature>()?.Addresses ?? [];
@@ -62,7 +65,7 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
         {
             "always" => true,
             "never" => false,
-            _ => !AccessRules.LoopbackOnly(addresses),
+            _ => !environment.IsDevelopment() || !AccessRules.LoopbackOnly(addresses),
         };
         if (required == true && string.IsNullOrEmpty(options.Value.ApiKey) && string.IsNullOrEmpty(options.Value.AdminPassword))
             logger.LogWarning("Administrator sign-in is required (listening on {Addresses}) but neither Auth:ApiKey nor Auth:AdminPassword is set: runs can only be started through App Service authentication, if at all.",

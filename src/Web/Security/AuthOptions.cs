@@ -9,7 +9,11 @@ public sealed class AuthOptions
 {
     public const string Section = "Auth";
 
-    /// <summary>"auto" (required unless every listening address is loopback), "always" or "never".</summary>
+    /// <summary>
+    /// "auto", "always" or "never". Auto: not required only in Development while listening on loopback alone
+    /// and for requests that did not come through a proxy; a reverse proxy or tunnel on the same machine
+    /// (nginx, ngrok, ssh -R) makes a loopback-only app public, so outside Development it is required.
+    /// </summary>
     public string Required { get; set; } = "auto";
 
     public string? ApiKey { get; set; }
@@ -24,4 +28,10 @@ public sealed class AuthOptions
     /// "when WEBSITE_AUTH_ENABLED is True".
     /// </summary>
     public bool? TrustEasyAuth { get; set; }
+
+    /// <summary>
+    /// Easy Auth principals (X-MS-CLIENT-PRINCIPAL-NAME) who are administrators. Empty: none, since any account
+    /// the identity provider accepts can sign in to App Service authentication.
+    /// </summary>
+    public List<string> Admins { get; set; } = [];
 }

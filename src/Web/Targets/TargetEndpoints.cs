@@ -8,8 +8,10 @@ namespace BenchDashboard.Web.Targets;
 /// </summary>
 public static class TargetEndpoints
 {
-    const int MaxSize = 10 * 1024 * 1024;
-    const int MaxDelayMs = 60_000;
+    // Small caps: these endpoints are public whenever the app is (they are what it measures itself with), and
+    // a 100-byte request must not buy megabytes of egress or hold a connection for a minute.
+    const int MaxSize = 1024 * 1024;
+    const int MaxDelayMs = 10_000;
     static readonly byte[] Filler = CreateFiller();
     static long cacheableServed;
 

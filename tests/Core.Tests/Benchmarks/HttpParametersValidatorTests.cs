@@ -55,4 +55,8 @@ public class HttpParametersValidatorTests
     [Fact]
     public void GetWithABodyIsRejected() =>
         Assert.Contains("body", HttpParametersValidator.Validate(Valid with { Body = "x" }, Limits).Keys);
+
+    [Fact]
+    public void AHostHeaderIsRefusedTheUrlNamesTheHost() =>
+        Assert.Contains("Host header comes from the URL", HttpParametersValidator.Validate(Valid with { Headers = new() { ["host"] = "app.scm.azurewebsites.net" } }, Limits)["headers"].Single());
 }

@@ -15,6 +15,13 @@ public class TargetPolicyTests
     [InlineData("fd00:ec2::254", "link-local or cloud metadata")]
     [InlineData("100.100.100.200", "link-local or cloud metadata")]
     [InlineData("::ffff:169.254.169.254", "link-local or cloud metadata")] // IPv4-mapped
+    [InlineData("::169.254.169.254", "link-local or cloud metadata")]     // IPv4-compatible
+    [InlineData("64:ff9b::a9fe:a9fe", "link-local or cloud metadata")]    // NAT64 of 169.254.169.254
+    [InlineData("2002:a9fe:a9fe::1", "link-local or cloud metadata")]     // 6to4 of 169.254.169.254
+    [InlineData("64:ff9b::10.0.0.1", "private range")]
+    [InlineData("fec0::1", "private range")]                               // deprecated site-local
+    [InlineData("198.18.0.1", "private range")]                            // benchmarking range, not the internet
+    [InlineData("0.1.2.3", "not a host address")]
     [InlineData("10.1.2.3", "private range")]
     [InlineData("172.16.0.1", "private range")]
     [InlineData("172.31.255.255", "private range")]
@@ -40,6 +47,8 @@ public class TargetPolicyTests
     {
         Assert.Contains("SCM/Kudu", Production.CheckHost("mybench.scm.azurewebsites.net"));
         Assert.Contains("SCM/Kudu", Production.CheckHost("other.scm.azurewebsites.net"));
+        Assert.Contains("SCM/Kudu", Production.CheckHost("other.scm.westeurope-01.azurewebsites.net"));
+        Assert.Contains("SCM/Kudu", Production.CheckHost("app.scm.myase.appserviceenvironment.net"));
         Assert.Null(Production.CheckHost("mybench.azurewebsites.net"));
     }
 

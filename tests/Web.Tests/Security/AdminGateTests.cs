@@ -92,6 +92,53 @@ public partial class AdminGateTests
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/login")).StatusCode);
     }
 
+    [Fact]
+    public async Task ARequestThroughAProxyNeedsTheAdministratorEvenOnLoopbackInDevelopment()
+    {
+        await using var app = new DashboardFactory(new() { ["Auth:ApiKey"] = Key }); // Required=auto, Development, in-memory server
+        var client = app.CreateClient();
+
+        Assert.Equal(HttpStatusCode.Created, (await client.PostAsJsonAsync("/api/runs", CacheRun)).StatusCode); // loopback, Development: open
+        var proxied = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(CacheRun) };
+        proxied.Headers.Add("X-Forwarded-For", "203.0.113.9");
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.SendAsync(proxied)).StatusCode);
+    }
+
+    [Fact]
+    public async Task EasyAuthPrincipalsAreAdministratorsOnlyWhenListed()
+    {
+        await using var app = new DashboardFactory(new()
+        {
+            ["Auth:Required"] = "always", ["Auth:TrustEasyAuth"] = "true", ["Auth:Admins:0"] = "alice@contoso.com",
+        });
+        var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+
+        async Task<HttpStatusCode> EditorAs(string principal)
+        {
+            var request = new HttpRequestMessage(HttpMethod.Get, "/benchmarks/edit");
+            request.Headers.Add("X-MS-CLIENT-PRINCIPAL-NAME", principal);
+            return (await client.SendAsync(request)).StatusCode;
+        }
+
+        Assert.Equal(HttpStatusCode.OK, await EditorAs("alice@contoso.com"));
+        Assert.Equal(HttpStatusCode.Redirect, await EditorAs("mallory@example.com")); // signed in to App Service, not an administrator
+        Assert.Equal(HttpStatusCode.Redirect, (await client.GetAsync("/benchmarks/edit")).StatusCode); // the editor shows secrets: admin only
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/benchmarks")).StatusCode);            // the list is public
+    }
+
+    [Fact]
+    public async Task TargetCredentialsInARunsParametersAreNotShown()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = "http://127.0.0.1:1/", requests = 1, timeoutMs = 500, headers = new Dictionary<string, string> { ["Authorization"] = "Bearer do-not-leak" } });
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        Assert.DoesNotContain("do-not-leak", await client.GetStringAsync($"/api/runs/{id}"));
+        Assert.DoesNotContain("do-not-leak", await client.GetStringAsync($"/runs/{id}"));
+        Assert.DoesNotContain("do-not-leak", await client.GetStringAsync("/api/runs"));
+    }
+
     [Theory]
     [InlineData(true, "http://127.0.0.1:5080")]
     [InlineData(true, "http://localhost:5000", "http://[::1]:5000")]
