@@ -17,7 +17,6 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
     public async Task InvokeAsync(HttpContext context)
     {
         var admin = IsAdmin(context);
-        if (admin) context.Items[AdminKey] = true;
         var needsAdmin = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path) || !options.Value.PublicRead;
         if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required(context))
         {
@@ -35,11 +34,6 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
         var back = context.Request.Method == HttpMethods.Get ? context.Request.Path + context.Request.QueryString : context.Request.Path.ToString();
         context.Response.Redirect("/login?returnUrl=" + Uri.EscapeDataString(back));
     }
-
-    public const string AdminKey = "BenchDashboard.Admin";
-
-    /// <summary>Whether the request comes from an administrator (for pages to show or hide controls).</summary>
-    public static bool IsAdminRequest(HttpContext context) => context.Items.ContainsKey(AdminKey);
 
     bool IsAdmin(HttpContext context)
     {
