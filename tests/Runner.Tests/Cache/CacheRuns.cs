@@ -1,7 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
-using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 
@@ -36,10 +35,8 @@ static class CacheRuns
     /// <summary>Waits until the run has reported at least this many finished operations (heartbeat progress).</summary>
     public static async Task UntilCompletedAsync(RunnerHost host, long runId, int operations)
     {
-        while ((await RunAsync(host, runId)).CompletedRequests < operations) await Task.Delay(20);
+        while ((await host.RunAsync(runId)).CompletedRequests < operations) await Task.Delay(20);
     }
-
-    public static Task<Run> RunAsync(RunnerHost host, long runId) => host.RunAsync(runId);
 
     public static CacheParameters Redis(string keyPrefix) => new()
     {

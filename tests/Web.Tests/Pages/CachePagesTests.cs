@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Mvc.Testing;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-public partial class CachePagesTests
+public class CachePagesTests
 {
     static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };
 
@@ -20,7 +20,7 @@ public partial class CachePagesTests
     static async Task<HttpResponseMessage> SubmitAsync(HttpClient client, List<KeyValuePair<string, string>> fields)
     {
         var page = await client.GetStringAsync("/runs/new?kind=cache");
-        var token = TokenPattern().Match(page).Groups[1].Value;
+        var token = FormPost.Token(page);
         return await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent([.. fields, new("__RequestVerificationToken", token)]));
     }
 
@@ -69,7 +69,7 @@ public partial class CachePagesTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient(NoRedirects);
         var editor = await client.GetStringAsync("/benchmarks/edit?kind=cache");
-        var token = TokenPattern().Match(editor).Groups[1].Value;
+        var token = FormPost.Token(editor);
         List<KeyValuePair<string, string>> fields =
             [.. CacheFields("50", "write", "read-same"), new("Name", "seed 004 in memory"), new("kind", "cache"), new("Enabled", "true"), new("__RequestVerificationToken", token)];
         Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
@@ -81,7 +81,7 @@ public partial class CachePagesTests
         Assert.Matches("value=\"read-same\" checked=\"checked\"", edit);
         Assert.DoesNotMatch("value=\"read-miss\" checked=\"checked\"", edit);
 
-        var run = await client.PostAsync($"/benchmarks?handler=Run&id={id}", new FormUrlEncodedContent([new("__RequestVerificationToken", TokenPattern().Match(list).Groups[1].Value)]));
+        var run = await client.PostAsync($"/benchmarks?handler=Run&id={id}", new FormUrlEncodedContent([new("__RequestVerificationToken", FormPost.Token(list))]));
         Assert.Equal(HttpStatusCode.Redirect, run.StatusCode);
         var result = await DashboardFactory.WaitForEndAsync(client, long.Parse(run.Headers.Location!.ToString().Split('/').Last()));
         Assert.Equal(["write", "read-same"], result.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
@@ -98,7 +98,7 @@ public partial class CachePagesTests
         [
             new("Name", "an http one"), new("kind", "http"), new("Http.Url", "http://127.0.0.1:1/"), new("Http.Method", "GET"), new("Http.Mode", "requests"),
             new("Http.Requests", "5"), new("Http.Concurrency", "1"), new("Http.TimeoutMs", "1000"), new("Http.WarmupRequests", "0"),
-            new("__RequestVerificationToken", TokenPattern().Match(editor).Groups[1].Value),
+            new("__RequestVerificationToken", FormPost.Token(editor)),
         ];
         Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(http))).StatusCode);
         var id = Regex.Match(await client.GetStringAsync("/benchmarks"), "href=\"/benchmarks/edit/(\\d+)\">an http one<").Groups[1].Value;
@@ -110,7 +110,7 @@ public partial class CachePagesTests
 
         // … and a posted form of the other kind is refused, changing nothing.
         List<KeyValuePair<string, string>> cache =
-            [.. CacheFields("10", "write"), new("Name", "an http one"), new("kind", "cache"), new("__RequestVerificationToken", TokenPattern().Match(page).Groups[1].Value)];
+            [.. CacheFields("10", "write"), new("Name", "an http one"), new("kind", "cache"), new("__RequestVerificationToken", FormPost.Token(page))];
         var refused = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(cache));
         Assert.Equal(HttpStatusCode.OK, refused.StatusCode);
         Assert.Contains("its kind cannot change", WebUtility.HtmlDecode(await refused.Content.ReadAsStringAsync()));
@@ -122,7 +122,4 @@ public partial class CachePagesTests
         var table = Regex.Match(html, $"<table id=\"{tableId}\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value;
         return Regex.Matches(table, "<tr data-series=\"([^\"]+)\">").Select(m => m.Groups[1].Value).ToList();
     }
-
-    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
-    private static partial Regex TokenPattern();
 }

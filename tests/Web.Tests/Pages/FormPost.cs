@@ -14,6 +14,9 @@ static partial class FormPost
         return await client.PostAsync(path, new FormUrlEncodedContent(form));
     }
 
+    /// <summary>The anti-forgery token in a page's HTML (empty when there is none).</summary>
+    public static string Token(string html) => TokenPattern().Match(html).Groups[1].Value;
+
     [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
     private static partial Regex TokenPattern();
 }

@@ -9,7 +9,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-public partial class TrendPagesTests
+public class TrendPagesTests
 {
     [Fact]
     public async Task ABenchmarksLimitsAreJudgedOnEachRunAndItsTrendListsItsRuns()
@@ -25,7 +25,7 @@ public partial class TrendPagesTests
             new("Cache.Phases", ""), new("Cache.Phases", "write"), new("Cache.Phases", "read-same"),
             // No in-process operation takes less than a picosecond, and none of them fails.
             new("Limits.MaxP95Ms", "0.000000001"), new("Limits.MaxErrorPercent", "0"), new("Limits.RegressionPercent", "10"), new("Limits.TrailingRuns", "3"),
-            new("__RequestVerificationToken", Token().Match(editor).Groups[1].Value),
+            new("__RequestVerificationToken", FormPost.Token(editor)),
         ];
         Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
         var list = await client.GetStringAsync("/benchmarks");
@@ -34,7 +34,7 @@ public partial class TrendPagesTests
         var runIds = new List<long>();
         for (var i = 0; i < 4; i++)
         {
-            var run = await client.PostAsync($"/benchmarks?handler=Run&id={benchmarkId}", new FormUrlEncodedContent([new("__RequestVerificationToken", Token().Match(list).Groups[1].Value)]));
+            var run = await client.PostAsync($"/benchmarks?handler=Run&id={benchmarkId}", new FormUrlEncodedContent([new("__RequestVerificationToken", FormPost.Token(list))]));
             var id = long.Parse(run.Headers.Location!.ToString().Split('/').Last());
             await DashboardFactory.WaitForEndAsync(client, id);
             runIds.Add(id);
@@ -62,7 +62,7 @@ public partial class TrendPagesTests
         var edit = await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}");
         Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", edit);
         var bad = fields.Where(f => !f.Key.StartsWith("Limits.TrailingRuns", StringComparison.Ordinal) && f.Key != "__RequestVerificationToken")
-            .Append(new("Limits.TrailingRuns", "2")).Append(new("__RequestVerificationToken", Token().Match(edit).Groups[1].Value)).ToList();
+            .Append(new("Limits.TrailingRuns", "2")).Append(new("__RequestVerificationToken", FormPost.Token(edit))).ToList();
         var refused = WebUtility.HtmlDecode(await (await client.PostAsync($"/benchmarks/edit/{benchmarkId}", new FormUrlEncodedContent(bad))).Content.ReadAsStringAsync());
         Assert.Matches("data-valmsg-for=\"Limits.TrailingRuns\"[^>]*>Compare with 3 to 100 previous runs.</span>", refused);
         Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}"));
@@ -89,7 +89,4 @@ public partial class TrendPagesTests
         Assert.False(result.GetProperty("thresholds").GetProperty("passed").GetBoolean());
         Assert.Equal("completed (was failed)", result.GetProperty("thresholds").GetProperty("checks")[0].GetProperty("metric").GetString());
     }
-
-    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
-    private static partial Regex Token();
 }

@@ -3,12 +3,13 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using BenchDashboard.Web.Security;
+using BenchDashboard.Web.Tests.Pages;
 using Microsoft.AspNetCore.Mvc.Testing;
 
 namespace BenchDashboard.Web.Tests.Security;
 
 /// <summary>Off loopback (simulated with Auth:Required=always), nothing is started, changed or cancelled without an administrator.</summary>
-public partial class AdminGateTests
+public class AdminGateTests
 {
     const string Key = "test-api-key-123";
     const string Password = "correct horse battery staple";
@@ -53,7 +54,7 @@ public partial class AdminGateTests
         await using var app = Exposed();
         var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
         var form = await client.GetStringAsync("/runs/new?kind=cache");
-        var token = Token().Match(form).Groups[1].Value;
+        var token = FormPost.Token(form);
         List<KeyValuePair<string, string>> fields =
         [
             new("Cache.Backend", "memory"), new("Cache.Mode", "requests"), new("Cache.Requests", "10"), new("Cache.KeyCount", "5"), new("Cache.ValueBytes", "8"),
@@ -65,13 +66,13 @@ public partial class AdminGateTests
         Assert.StartsWith("/login?returnUrl=", refused.Headers.Location!.ToString());
 
         var login = await client.GetStringAsync("/login");
-        var bad = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", "guess"), new("__RequestVerificationToken", Token().Match(login).Groups[1].Value)]));
+        var bad = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", "guess"), new("__RequestVerificationToken", FormPost.Token(login))]));
         Assert.Contains("not the administrator password", await bad.Content.ReadAsStringAsync());
-        var good = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", Password), new("ReturnUrl", "https://evil.example/"), new("__RequestVerificationToken", Token().Match(login).Groups[1].Value)]));
+        var good = await client.PostAsync("/login", new FormUrlEncodedContent([new("Password", Password), new("ReturnUrl", "https://evil.example/"), new("__RequestVerificationToken", FormPost.Token(login))]));
         Assert.Equal("/", good.Headers.Location!.ToString()); // never redirects off the site
 
         var signedIn = await client.GetStringAsync("/runs/new?kind=cache");
-        fields[^1] = new("__RequestVerificationToken", Token().Match(signedIn).Groups[1].Value);
+        fields[^1] = new("__RequestVerificationToken", FormPost.Token(signedIn));
         var queued = await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent(fields));
         Assert.Equal(HttpStatusCode.Redirect, queued.StatusCode);
         Assert.StartsWith("/runs/", queued.Headers.Location!.ToString());
@@ -149,7 +150,4 @@ public partial class AdminGateTests
     [InlineData(false, "http://127.0.0.1:5080", "http://10.0.0.4:5080")]
     public void OnlyLoopbackAddressesCountAsLoopbackOnly(bool expected, params string[] addresses) =>
         Assert.Equal(expected, AccessRules.LoopbackOnly(addresses));
-
-    [GeneratedRegex("name=\"__RequestVerificationToken\" type=\"hidden\" value=\"([^\"]+)\"")]
-    private static partial Regex Token();
 }
