@@ -1,4 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -23,10 +26,14 @@ public static class CoreServices
             options.UseSqlite(ConnectionString(sp.GetRequiredService<IOptions<DatabaseOptions>>().Value, sp.GetRequiredService<IHostEnvironment>())));
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<TargetPolicy>();
-        services.AddSingleton<CacheConnections>();
+        services.AddSingleton<NamedConnections>();
         services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section);
         services.AddSingleton<FileSystemRoots>();
-        services.AddSingleton<ParameterValidation>();
+        // The kinds of benchmark, in the order the pages offer them: one line per kind.
+        services.AddBenchmarkKind<HttpKind>();
+        services.AddBenchmarkKind<CacheKind>();
+        services.AddBenchmarkKind<FileSystemKind>();
+        services.AddSingleton<BenchmarkKinds>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
         services.AddScoped<RunHistory>();

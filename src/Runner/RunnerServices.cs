@@ -1,7 +1,5 @@
 using BenchDashboard.Core;
-using BenchDashboard.Runner.Cache;
 using BenchDashboard.Runner.Execution;
-using BenchDashboard.Runner.Http;
 using BenchDashboard.Runner.Scheduling;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -17,9 +15,9 @@ public static class RunnerServices
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
-        services.AddSingleton<IBenchmarkExecutor, HttpBenchmark>();
-        services.AddSingleton<IBenchmarkExecutor, CacheBenchmark>();
-        services.AddSingleton<IBenchmarkExecutor, FileSystem.FileSystemBenchmark>();
+        // Every executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.
+        foreach (var executor in typeof(RunnerServices).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && t.IsAssignableTo(typeof(IBenchmarkExecutor))))
+            services.AddSingleton(typeof(IBenchmarkExecutor), executor);
         services.AddHostedService<RunnerService>();
         return services;
     }

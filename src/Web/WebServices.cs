@@ -9,6 +9,8 @@ public static class WebServices
     public static IServiceCollection AddWebServices(this IServiceCollection services)
     {
         services.AddRazorPages();
+        // Each kind's form and partials, matched to the registered kinds (a missing one stops the start).
+        services.AddSingleton<Pages.Kinds.KindForms>();
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section);
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {

@@ -5,9 +5,10 @@ public sealed class Benchmark
 {
     public int Id { get; set; }
     public required string Name { get; set; }
-    public BenchmarkKind Kind { get; set; }
+    /// <summary>The <see cref="IBenchmarkKind.Name"/> of its kind ("http", "table", …).</summary>
+    public required string Kind { get; set; }
 
-    /// <summary>The kind's parameter record as JSON (<see cref="HttpParameters"/> or <see cref="CacheParameters"/>).</summary>
+    /// <summary>The kind's parameters record as JSON.</summary>
     public required string ParametersJson { get; set; }
 
     /// <summary>Optional five-field cron expression (UTC); null means "on demand only".</summary>

@@ -5,7 +5,7 @@ using NCrontab;
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>Saved benchmark definitions: validated before anything is stored.</summary>
-public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation validation, TimeProvider time)
+public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time)
 {
     public Task<List<Benchmark>> ListAsync(CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().OrderBy(b => b.Name).ToListAsync(ct);
@@ -14,25 +14,21 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
         db.Benchmarks.AsNoTracking().FirstOrDefaultAsync(b => b.Id == id, ct);
 
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
+    /// <param name="parameters">Any registered kind's parameters record; the kind follows from its type.</param>
     /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
     public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, HttpParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
-        await SaveAsync(id, name, BenchmarkKind.Http, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
-
-    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, CacheParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
-        await SaveAsync(id, name, BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
-
-    public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, FileSystemParameters parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null) =>
-        await SaveAsync(id, name, BenchmarkKind.FileSystem, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
+        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null)
+    {
+        var kind = kinds.For(parameters.GetType());
+        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
+    }
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
+        int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
         Thresholds? thresholds, CancellationToken ct)
     {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
-        name = name.Trim();
+        name = name?.Trim() ?? ""; // a form posts no value at all for an empty field
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
         cron = string.IsNullOrWhiteSpace(cron) ? null : cron.Trim();
@@ -47,11 +43,11 @@ public sealed class BenchmarkStore(BenchDbContext db, ParameterValidation valida
             benchmark = await db.Benchmarks.FirstOrDefaultAsync(b => b.Id == existing, ct);
             if (benchmark is null) return (null, new() { ["id"] = ["No such benchmark."] });
             // Its runs were all of one kind; a different kind is a different benchmark.
-            if (benchmark.Kind != kind) return (null, new() { ["kind"] = [$"This is a {benchmark.Kind} benchmark; its kind cannot change. Create a new benchmark instead."] });
+            if (benchmark.Kind != kind) return (null, new() { ["kind"] = [$"This is a {kinds.Find(benchmark.Kind)?.Title ?? benchmark.Kind} benchmark; its kind cannot change. Create a new benchmark instead."] });
         }
         else
         {
-            benchmark = new Benchmark { Name = name, ParametersJson = "{}", CreatedUtcMs = now };
+            benchmark = new Benchmark { Name = name, Kind = kind, ParametersJson = "{}", CreatedUtcMs = now };
             db.Benchmarks.Add(benchmark);
         }
         benchmark.Name = name;

@@ -32,11 +32,11 @@ public static class FieldDifferences
     {
         var fields = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
-            ["kind"] = JsonNamingPolicy.CamelCase.ConvertName(item.Run.Kind.ToString()),
+            ["kind"] = item.Run.Kind,
             ["benchmark"] = item.Run.Benchmark?.Name ?? "(ad hoc)",
         };
         if (item.Series is not null) fields["series"] = item.Series;
-        Add(fields, "parameters", JsonNode.Parse(Security.ParameterRedaction.Redact(item.Run.Kind, item.Run.ParametersJson)));
+        Add(fields, "parameters", JsonNode.Parse(Security.ParameterRedaction.Redact(item.Run.ParametersJson)));
         if (item.Run.EnvironmentJson is not null)
         {
             var environment = Json.Deserialize<EnvironmentSnapshot>(item.Run.EnvironmentJson);

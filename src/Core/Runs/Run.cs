@@ -11,7 +11,8 @@ public sealed class Run
     public int? BenchmarkId { get; set; }
     public Benchmark? Benchmark { get; set; }
 
-    public BenchmarkKind Kind { get; set; }
+    /// <summary>The <see cref="IBenchmarkKind.Name"/> of its kind ("http", "table", …).</summary>
+    public required string Kind { get; set; }
     public required string ParametersJson { get; set; }
     public RunStatus Status { get; set; }
 

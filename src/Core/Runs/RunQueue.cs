@@ -13,25 +13,23 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 }
 
 /// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
-public sealed class RunQueue(BenchDbContext db, ParameterValidation validation, TimeProvider time)
+public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time)
 {
-    public async Task<EnqueueResult> EnqueueAsync(HttpParameters parameters, int? benchmarkId, CancellationToken ct) =>
-        await EnqueueAsync(BenchmarkKind.Http, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
-
-    public async Task<EnqueueResult> EnqueueAsync(CacheParameters parameters, int? benchmarkId, CancellationToken ct) =>
-        await EnqueueAsync(BenchmarkKind.Cache, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
-
-    public async Task<EnqueueResult> EnqueueAsync(FileSystemParameters parameters, int? benchmarkId, CancellationToken ct) =>
-        await EnqueueAsync(BenchmarkKind.FileSystem, Json.Serialize(parameters), await validation.ValidateAsync(parameters, ct), benchmarkId, ct);
+    /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
+    public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct)
+    {
+        var kind = kinds.For(parameters.GetType());
+        return await EnqueueAsync(kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), benchmarkId, ct);
+    }
 
     /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits and target policy.</summary>
     public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {
-        var (json, errors) = await validation.ValidateAsync(benchmark.Kind, benchmark.ParametersJson, ct);
+        var (json, errors) = await kinds.ValidateStoredAsync(benchmark.Kind, benchmark.ParametersJson, ct);
         return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
     }
 
-    async Task<EnqueueResult> EnqueueAsync(BenchmarkKind kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct)
+    async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct)
     {
         if (errors.Count > 0) return new EnqueueResult(null, errors);
         var run = new Run

@@ -1,21 +1,21 @@
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json.Nodes;
-using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Security;
 
 /// <summary>
-/// Parameters as pages, the API and comparisons show them: an HTTP run's header values and body can carry
-/// credentials for the target (an Authorization header), so they are replaced by a short fingerprint. Two
-/// runs with different tokens still show as different; neither token is readable. The stored parameters
-/// keep the real values for the runner.
+/// Parameters as pages, the API and comparisons show them. A <c>headers</c> object's values and a <c>body</c>
+/// can carry credentials for the target (an Authorization header), whatever the kind, so they are replaced
+/// by a short fingerprint: two runs with different tokens still show as different, and neither token is
+/// readable. The stored parameters keep the real values for the runner. (Connection strings are never
+/// parameters: cache and Table benchmarks name them.)
 /// </summary>
 public static class ParameterRedaction
 {
-    public static string Redact(BenchmarkKind kind, string parametersJson)
+    public static string Redact(string parametersJson)
     {
-        if (kind != BenchmarkKind.Http || JsonNode.Parse(parametersJson) is not JsonObject parameters) return parametersJson;
+        if (JsonNode.Parse(parametersJson) is not JsonObject parameters) return parametersJson;
         if (parameters["headers"] is JsonObject headers)
             foreach (var name in headers.Select(h => h.Key).ToList())
                 headers[name] = Fingerprint(headers[name]?.ToString());

@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 
@@ -15,14 +16,14 @@ namespace BenchDashboard.Runner.Cache;
 /// error. The run's keys are deleted at the end, after a failure or cancel too, and expire after a day in
 /// case the runner dies first.
 /// </summary>
-public sealed class CacheBenchmark(CacheConnections connections) : IBenchmarkExecutor
+public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExecutor
 {
     const int DeleteBatch = 1000;
 
     /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
     internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
-    public BenchmarkKind Kind => BenchmarkKind.Cache;
+    public string Kind => CacheKind.KindName;
 
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {

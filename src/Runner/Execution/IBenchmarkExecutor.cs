@@ -2,10 +2,14 @@ using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Runner.Execution;
 
-/// <summary>Executes one kind of benchmark. Register one per kind; the runner picks it by <see cref="Kind"/>.</summary>
+/// <summary>
+/// Executes one kind of benchmark. The runner finds every implementation in this assembly
+/// (<see cref="RunnerServices.AddBenchRunner"/>) and picks one by <see cref="Kind"/>.
+/// </summary>
 public interface IBenchmarkExecutor
 {
-    BenchmarkKind Kind { get; }
+    /// <summary>The <see cref="IBenchmarkKind.Name"/> of the kind it executes.</summary>
+    string Kind { get; }
 
     /// <summary>
     /// Issues the run's requests and records every one of them through <paramref name="context"/>. Faults of

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Security.Cryptography;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 
@@ -17,7 +18,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
 {
     const int Block = 1024 * 1024;
 
-    public BenchmarkKind Kind => BenchmarkKind.FileSystem;
+    public string Kind => FileSystemKind.KindName;
 
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {

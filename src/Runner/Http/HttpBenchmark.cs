@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;
@@ -14,7 +15,7 @@ namespace BenchDashboard.Runner.Http;
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
 {
-    public BenchmarkKind Kind => BenchmarkKind.Http;
+    public string Kind => HttpKind.KindName;
 
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {

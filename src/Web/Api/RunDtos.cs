@@ -76,10 +76,10 @@ public sealed record RunDto(
     }
 
     public static RunDto From(Run run, RunStatistics? stats = null, IReadOnlyList<SeriesDto>? series = null) => new(
-        run.Id, run.BenchmarkId, run.Benchmark?.Name, JsonNamingPolicy.CamelCase.ConvertName(run.Kind.ToString()), run.Status.ToApiName(),
+        run.Id, run.BenchmarkId, run.Benchmark?.Name, run.Kind, run.Status.ToApiName(),
         FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
         run.CompletedRequests,
-        JsonSerializer.Deserialize<JsonElement>(BenchDashboard.Core.Security.ParameterRedaction.Redact(run.Kind, run.ParametersJson)),
+        JsonSerializer.Deserialize<JsonElement>(BenchDashboard.Core.Security.ParameterRedaction.Redact(run.ParametersJson)),
         run.Error,
         run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson),
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),

@@ -28,23 +28,18 @@ public static class RunsApi
     }
 
     /// <summary>
-    /// Queues a run. Body: <c>{"kind":"http","url":…,"requests":…}</c> or <c>{"kind":"cache","backend":"redis",…}</c>;
-    /// invalid input queues nothing.
+    /// Queues a run. Body: the kind's name and its parameters, <c>{"kind":"http","url":…,"requests":…}</c>,
+    /// <c>{"kind":"table","connection":"tables",…}</c>; invalid input queues nothing.
     /// </summary>
-    static async Task<Results<Created<RunDto>, ValidationProblem>> CreateAsync(JsonObject body, RunQueue queue, CancellationToken ct)
+    static async Task<Results<Created<RunDto>, ValidationProblem>> CreateAsync(JsonObject body, RunQueue queue, BenchmarkKinds kinds, CancellationToken ct)
     {
-        var kind = body["kind"]?.GetValueKind() == JsonValueKind.String ? body["kind"]!.GetValue<string>().ToLowerInvariant() : null;
+        var name = body["kind"]?.GetValueKind() == JsonValueKind.String ? body["kind"]!.GetValue<string>() : null;
+        if (kinds.Find(name) is not { } kind)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = [$"Supported kinds: {string.Join(", ", kinds.All.Select(k => $"\"{k.Name}\""))}."] });
         body.Remove("kind");
         try
         {
-            var result = kind switch
-            {
-                "http" => await queue.EnqueueAsync(body.Deserialize<HttpParameters>(StrictJson)!, benchmarkId: null, ct),
-                "cache" => await queue.EnqueueAsync(body.Deserialize<CacheParameters>(StrictJson)!, benchmarkId: null, ct),
-                "filesystem" => await queue.EnqueueAsync(body.Deserialize<FileSystemParameters>(StrictJson)!, benchmarkId: null, ct),
-                _ => null,
-            };
-            if (result is null) return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = ["Supported kinds: \"http\", \"cache\", \"fileSystem\"."] });
+            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
         }

@@ -1,4 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
@@ -24,26 +23,6 @@ public static class Display
 
     public static string Duration(Run run) =>
         run.StartedUtcMs is { } start ? (((run.EndedUtcMs ?? DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()) - start) / 1000.0).ToString("N1", CultureInfo.InvariantCulture) + " s" : "";
-
-    /// <summary>What a run measured, in one line: the request for HTTP, backend and phases for a cache run.</summary>
-    public static string Target(Run run)
-    {
-        switch (run.Kind)
-        {
-            case BenchmarkKind.Http:
-                var http = Json.Deserialize<HttpParameters>(run.ParametersJson);
-                return $"{http.Method} {http.Url}";
-            case BenchmarkKind.Cache:
-                var cache = Json.Deserialize<CacheParameters>(run.ParametersJson);
-                var backend = cache.Backend == CacheBackend.Redis ? $"redis '{cache.Connection}'" : "memory";
-                return $"cache {backend}: {string.Join(", ", cache.Phases.Select(p => p.Name()))}";
-            case BenchmarkKind.FileSystem:
-                var files = Json.Deserialize<FileSystemParameters>(run.ParametersJson);
-                return $"files in {string.Join(", ", files.Directories)}: {files.FileCount:N0} × {files.FileBytes:N0} B" + (files.LargeFileMiB > 0 ? $", {files.LargeFileMiB} MiB file" : "");
-            default:
-                return run.Kind.ToString();
-        }
-    }
 
     /// <summary>"p95 ≤ 200 ms, errors ≤ 1 %": the limits a benchmark has set.</summary>
     public static string Limits(Thresholds t)

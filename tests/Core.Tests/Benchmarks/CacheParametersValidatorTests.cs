@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Cache;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

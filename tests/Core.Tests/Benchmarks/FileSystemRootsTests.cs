@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Core.Benchmarks.FileSystem;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

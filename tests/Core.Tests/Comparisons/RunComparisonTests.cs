@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Core.Tests.Comparisons;
 
@@ -16,7 +17,7 @@ public class RunComparisonTests
         };
         var run = new Run
         {
-            Id = id, Kind = BenchmarkKind.Http, Status = RunStatus.Completed,
+            Id = id, Kind = HttpKind.KindName, Status = RunStatus.Completed,
             ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1/index.php", Requests = 50, Concurrency = concurrency }),
             EnvironmentJson = Json.Serialize(environment),
         };

@@ -23,6 +23,25 @@ public class MigrationTests
     }
 
     [Fact]
+    public async Task RunsAndBenchmarksStoredWithEnumNamesGetTheirKindsApiName()
+    {
+        using var dir = new TempDirectory();
+        await using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite($"Data Source={dir.File("old.db")}").Options);
+        var migrator = db.GetService<IMigrator>();
+        await migrator.MigrateAsync("RunSummaryAndThresholds"); // the schema before kinds were named by the API
+        foreach (var (kind, i) in new[] { "Http", "Cache", "FileSystem" }.Select((k, i) => (k, i)))
+        {
+            await db.Database.ExecuteSqlInterpolatedAsync($"INSERT INTO Benchmarks (Name, Kind, ParametersJson, Enabled, CreatedUtcMs) VALUES ({"b" + i}, {kind}, {"{}"}, 1, 0)");
+            await db.Database.ExecuteSqlInterpolatedAsync($"INSERT INTO Runs (Kind, ParametersJson, Status, QueuedUtcMs, CompletedRequests, CancelRequested) VALUES ({kind}, {"{}"}, 'Completed', 0, 0, 0)");
+        }
+
+        await migrator.MigrateAsync();
+
+        Assert.Equal(["cache", "fileSystem", "http"], (await db.Runs.Select(r => r.Kind).ToListAsync()).Order());
+        Assert.Equal(["cache", "fileSystem", "http"], (await db.Benchmarks.Select(b => b.Kind).ToListAsync()).Order());
+    }
+
+    [Fact]
     public void TheModelHasNoChangesMissingFromTheMigrations()
     {
         using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite("Data Source=:memory:").Options);

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Core.Tests.Security;
 
@@ -12,7 +13,7 @@ public class RedactionTests
         var json = Json.Serialize(new HttpParameters { Url = "https://api.example.com/", Method = "POST", Body = "{\"password\":\"hunter2\"}", Requests = 1,
             Headers = new() { ["Authorization"] = "Bearer s3cr3t-token", ["Accept"] = "application/json" } });
 
-        var shown = ParameterRedaction.Redact(BenchmarkKind.Http, json);
+        var shown = ParameterRedaction.Redact(json);
 
         Assert.DoesNotContain("s3cr3t-token", shown);
         Assert.DoesNotContain("hunter2", shown);

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;
 using StackExchange.Redis;
+using BenchDashboard.Core.Benchmarks.Cache;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
+using BenchDashboard.Core.Benchmarks.Cache;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 

@@ -5,6 +5,7 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks.FileSystem;
 
 namespace BenchDashboard.Runner.Tests.FileSystem;
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

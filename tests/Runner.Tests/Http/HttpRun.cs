@@ -6,6 +6,7 @@ using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 
@@ -19,7 +20,7 @@ static class HttpRun
         HttpParameters parameters, CancellationToken ct = default)
     {
         var channel = Channel.CreateUnbounded<Sample>();
-        var context = new RunContext(new Run { Id = 1, Kind = BenchmarkKind.Http, ParametersJson = Json.Serialize(parameters) }, channel.Writer);
+        var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer);
         try
         {
             await new HttpBenchmark(LoopbackAllowed).ExecuteAsync(context, ct);

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 
@@ -18,7 +19,7 @@ public class TargetPolicyRunTests
         var url = $"http://localhost:{target.BaseUri.Port}/ok";
         var runId = await host.WithDbAsync(async db =>
         {
-            var run = new Run { Kind = BenchmarkKind.Http, ParametersJson = Json.Serialize(new HttpParameters { Url = url, Requests = 20 }), Status = RunStatus.Queued, QueuedUtcMs = 1 };
+            var run = new Run { Kind = HttpKind.KindName, ParametersJson = Json.Serialize(new HttpParameters { Url = url, Requests = 20 }), Status = RunStatus.Queued, QueuedUtcMs = 1 };
             db.Runs.Add(run);
             await db.SaveChangesAsync();
             return run.Id;

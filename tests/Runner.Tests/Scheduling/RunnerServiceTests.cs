@@ -6,6 +6,7 @@ using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 
@@ -15,7 +16,7 @@ public class RunnerServiceTests
 
     static Run RunningSince(long heartbeatMs) => new()
     {
-        Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Running,
+        Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Running,
         QueuedUtcMs = heartbeatMs, StartedUtcMs = heartbeatMs, HeartbeatUtcMs = heartbeatMs, RunnerName = "crashed/1",
     };
 
@@ -48,7 +49,7 @@ public class RunnerServiceTests
         await using var host = await RunnerHost.CreateAsync();
         await host.WithDbAsync(async db =>
         {
-            db.Runs.Add(new Run { Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now });
+            db.Runs.Add(new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now });
             return await db.SaveChangesAsync();
         });
         var store = host.Services.GetRequiredService<RunStore>();
@@ -66,13 +67,13 @@ public class RunnerServiceTests
         {
             db.Benchmarks.Add(new Benchmark
             {
-                Name = "every minute", Kind = BenchmarkKind.Http, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000,
+                Name = "every minute", Kind = HttpKind.KindName, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000,
                 LastScheduledUtcMs = Now - 5 * 60_000,
                 ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 1 }),
             });
             db.Benchmarks.Add(new Benchmark
             {
-                Name = "disabled", Kind = BenchmarkKind.Http, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000, Enabled = false,
+                Name = "disabled", Kind = HttpKind.KindName, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000, Enabled = false,
                 ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 1 }),
             });
             return await db.SaveChangesAsync();

@@ -6,6 +6,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Web.Tests.Api;
 
@@ -81,7 +82,7 @@ public class PlatformTests
                 var variables = new SortedDictionary<string, string>(StringComparer.Ordinal) { ["WEBSITE_SKU"] = "PremiumV3", [EnvironmentSnapshot.SlotVariable] = "staging" };
                 if (cache is not null) variables["WEBSITE_DYNAMIC_CACHE"] = cache;
                 var environment = new EnvironmentSnapshot { MachineName = "w", OsDescription = "Linux", DotnetVersion = ".NET 10", ProcessorCount = 2, PlatformVariables = variables };
-                db.Runs.Add(new Run { Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Completed, QueuedUtcMs = 1, EnvironmentJson = Json.Serialize(environment) });
+                db.Runs.Add(new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Completed, QueuedUtcMs = 1, EnvironmentJson = Json.Serialize(environment) });
             }
             await db.SaveChangesAsync();
         }

@@ -21,7 +21,7 @@ public class CachePagesTests
     {
         var page = await client.GetStringAsync("/runs/new?kind=cache");
         var token = FormPost.Token(page);
-        return await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent([.. fields, new("__RequestVerificationToken", token)]));
+        return await client.PostAsync("/runs/new?kind=cache", new FormUrlEncodedContent([.. fields, new("__RequestVerificationToken", token)]));
     }
 
     [Fact]
@@ -114,7 +114,7 @@ public class CachePagesTests
         var refused = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(cache));
         Assert.Equal(HttpStatusCode.OK, refused.StatusCode);
         Assert.Contains("its kind cannot change", WebUtility.HtmlDecode(await refused.Content.ReadAsStringAsync()));
-        Assert.Contains("<td>Http</td>", await client.GetStringAsync("/benchmarks"));
+        Assert.Contains("<td>HTTP latency</td>", await client.GetStringAsync("/benchmarks"));
     }
 
     static List<string> RowsOf(string html, string tableId)

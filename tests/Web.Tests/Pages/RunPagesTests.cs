@@ -7,6 +7,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
@@ -115,7 +116,7 @@ public class RunPagesTests
             await db.Database.MigrateAsync();
             var orphan = new Run
             {
-                Kind = BenchmarkKind.Http, ParametersJson = "{}", Status = RunStatus.Running, QueuedUtcMs = 1, StartedUtcMs = 1, HeartbeatUtcMs = 1, RunnerName = "gone/1",
+                Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Running, QueuedUtcMs = 1, StartedUtcMs = 1, HeartbeatUtcMs = 1, RunnerName = "gone/1",
             };
             db.Runs.Add(orphan);
             await db.SaveChangesAsync();

@@ -61,7 +61,7 @@ public class AdminGateTests
             new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "auth"), new("Cache.Phases", "write"), new("__RequestVerificationToken", token),
         ];
 
-        var refused = await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent(fields));
+        var refused = await client.PostAsync("/runs/new?kind=cache", new FormUrlEncodedContent(fields));
         Assert.Equal(HttpStatusCode.Redirect, refused.StatusCode);
         Assert.StartsWith("/login?returnUrl=", refused.Headers.Location!.ToString());
 
@@ -73,7 +73,7 @@ public class AdminGateTests
 
         var signedIn = await client.GetStringAsync("/runs/new?kind=cache");
         fields[^1] = new("__RequestVerificationToken", FormPost.Token(signedIn));
-        var queued = await client.PostAsync("/runs/new?handler=Cache", new FormUrlEncodedContent(fields));
+        var queued = await client.PostAsync("/runs/new?kind=cache", new FormUrlEncodedContent(fields));
         Assert.Equal(HttpStatusCode.Redirect, queued.StatusCode);
         Assert.StartsWith("/runs/", queued.Headers.Location!.ToString());
 

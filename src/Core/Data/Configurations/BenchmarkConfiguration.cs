@@ -10,7 +10,7 @@ sealed class BenchmarkConfiguration : IEntityTypeConfiguration<Benchmark>
     {
         b.Property(x => x.Name).HasMaxLength(200);
         b.HasIndex(x => x.Name).IsUnique();
-        b.Property(x => x.Kind).HasConversion<string>().HasMaxLength(32);
+        b.Property(x => x.Kind).HasMaxLength(32);
         b.Property(x => x.CronSchedule).HasMaxLength(100);
     }
 }

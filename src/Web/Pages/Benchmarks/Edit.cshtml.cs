@@ -1,75 +1,59 @@
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Web.Pages.Kinds;
 using BenchDashboard.Web.Pages.Shared;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
-/// <summary>Creates or edits a saved HTTP or cache benchmark and its schedule; invalid input stores nothing.</summary>
-public sealed class EditModel(BenchmarkStore store) : PageModel
+/// <summary>Creates or edits a saved benchmark of any kind and its schedule and limits; invalid input stores nothing.</summary>
+public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
 {
-    [BindProperty] public string Name { get; set; } = "";
+    [BindProperty] public string? Name { get; set; } // nullable: an empty name is the store's message, not a binding error
     [BindProperty] public string? CronSchedule { get; set; }
     [BindProperty] public bool Enabled { get; set; } = true;
-    [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
-    [BindProperty] public HttpParametersForm Http { get; set; } = new();
-    [BindProperty] public CacheParametersForm Cache { get; set; } = new();
-    [BindProperty] public FileSystemParametersForm Files { get; set; } = new();
+    [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }
+
+    public IReadOnlyList<KindPage> Kinds => forms.All;
+    public KindPage Current { get; private set; } = null!;
+    public IKindForm Form { get; private set; } = null!;
 
     public async Task<IActionResult> OnGetAsync(int? id, CancellationToken ct)
     {
         Id = id;
-        if (Kind is not ("cache" or "files")) Kind = "http";
+        Current = forms.FindOrDefault(Kind);
+        Form = Current.NewForm();
         if (id is null) return Page();
         if (await store.FindAsync(id.Value, ct) is not { } benchmark) return NotFound();
+        if (forms.Find(benchmark.Kind) is not { } page) return NotFound(); // a kind this build no longer has
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
         Enabled = benchmark.Enabled;
         Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
-        if (benchmark.Kind == BenchmarkKind.FileSystem)
-        {
-            Kind = "files";
-            Files = FileSystemParametersForm.From(Json.Deserialize<FileSystemParameters>(benchmark.ParametersJson));
-        }
-        else if (benchmark.Kind == BenchmarkKind.Cache)
-        {
-            Kind = "cache";
-            Cache = CacheParametersForm.From(Json.Deserialize<CacheParameters>(benchmark.ParametersJson));
-        }
-        else
-        {
-            Kind = "http";
-            Http = HttpParametersForm.From(Json.Deserialize<HttpParameters>(benchmark.ParametersJson));
-        }
+        Current = page;
+        Form = page.NewForm();
+        Form.Load(page.Kind.Deserialize(benchmark.ParametersJson));
         return Page();
     }
 
     public async Task<IActionResult> OnPostAsync(int? id, CancellationToken ct)
     {
         Id = id;
-        var prefix = Kind switch { "cache" => nameof(Cache), "files" => nameof(Files), _ => nameof(Http) };
+        Current = forms.FindOrDefault(Kind);
+        Form = Current.NewForm();
+        var prefix = Current.Pages.Prefix;
+        await TryUpdateModelAsync(Form, Form.GetType(), prefix);
         if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Page();
         var errors = new Dictionary<string, string[]>();
-        Benchmark? saved = null;
-        if (Kind == "files")
+        var parameters = Form.ToParameters(errors);
+        if (errors.Count == 0)
         {
-            (saved, errors) = await store.SaveAsync(id, Name, Files.ToParameters(), CronSchedule, Enabled, ct, Limits.ToThresholds());
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
+            if (saved is not null) return Redirect("/benchmarks");
         }
-        else if (Kind == "cache")
-        {
-            var parameters = Cache.ToParameters(errors);
-            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
-        }
-        else
-        {
-            var parameters = Http.ToParameters(errors);
-            if (errors.Count == 0) (saved, errors) = await store.SaveAsync(id, Name, parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
-        }
-        if (saved is not null) return Redirect("/benchmarks");
         ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));
         return Page();
     }

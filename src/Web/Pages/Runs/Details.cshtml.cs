@@ -1,13 +1,18 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Web.Pages.Kinds;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
-public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory history) : PageModel
+public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory history, KindForms forms, BenchmarkKinds kinds) : PageModel
 {
+    /// <summary>The run's kind and its run-page partial; null for a kind this build does not have.</summary>
+    public KindPage? KindPage { get; private set; }
+
     public RunReport Report { get; private set; } = null!;
     public string ChartJson { get; private set; } = "{}";
 
@@ -27,6 +32,7 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
     {
         if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
         Report = report;
+        KindPage = forms.Find(report.Run.Kind);
         // A run of several series is analysed one series at a time: phases differ by design.
         AnalysedSeries = report.Series.Count == 0 ? null : report.Series.Any(s => s.Name == series) ? series : report.Series[0].Name;
         var analysed = AnalysedSeries is null ? report.Samples : report.Samples.Where(s => s.Series == AnalysedSeries).ToList();
@@ -41,7 +47,9 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
         }
         if (report.Series.Count > 0)
         {
-            Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series[0].Name;
+            // The reader's pick, else the kind's own baseline (Table: both toggles on, as in seed 003), else the first.
+            var preferred = kinds.BaselineSeries(report.Run);
+            Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
         ChartJson = RunCharts.Build(report.Samples, Analysis);

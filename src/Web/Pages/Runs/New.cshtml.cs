@@ -1,55 +1,43 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Web.Pages.Kinds;
 using BenchDashboard.Web.Pages.Shared;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Runs;
 
-/// <summary>Starts an ad-hoc HTTP or cache run. Invalid input is shown beside its field and nothing is queued.</summary>
-public sealed class NewModel(RunQueue queue) : PageModel
+/// <summary>Starts an ad-hoc run of any kind (<c>?kind=table</c>). Invalid input is shown beside its field and nothing is queued.</summary>
+public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
 {
-    [BindProperty(SupportsGet = true)] public string Kind { get; set; } = "http";
-    [BindProperty] public HttpParametersForm Http { get; set; } = new();
-    [BindProperty] public CacheParametersForm Cache { get; set; } = new();
-    [BindProperty] public FileSystemParametersForm Files { get; set; } = new();
+    [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
 
-    public void OnGet(string? url)
+    public IReadOnlyList<KindPage> Kinds => forms.All;
+    public KindPage Current { get; private set; } = null!;
+    public IKindForm Form { get; private set; } = null!;
+
+    /// <summary>The fields may be filled from the address too (<c>/runs/new?Http.Url=…</c>), e.g. from a link.</summary>
+    public async Task OnGetAsync()
     {
-        if (Kind is not ("cache" or "files")) Kind = "http";
-        if (url is not null) Http.Url = url;
+        Current = forms.FindOrDefault(Kind);
+        Form = Current.NewForm();
+        await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
+        ModelState.Clear(); // a half-filled link is a start, not an error
     }
 
     public async Task<IActionResult> OnPostAsync(CancellationToken ct)
     {
-        Kind = "http";
-        if (!ModelState.IsValidFor(nameof(Http))) return Page();
+        Current = forms.FindOrDefault(Kind);
+        Form = Current.NewForm();
+        if (!await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix)) return Page();
         var errors = new Dictionary<string, string[]>();
-        var parameters = Http.ToParameters(errors);
-        return errors.Count == 0 ? Queued(await queue.EnqueueAsync(parameters, benchmarkId: null, ct), nameof(Http)) : Invalid(errors, nameof(Http));
-    }
-
-    public async Task<IActionResult> OnPostCacheAsync(CancellationToken ct)
-    {
-        Kind = "cache";
-        if (!ModelState.IsValidFor(nameof(Cache))) return Page();
-        var errors = new Dictionary<string, string[]>();
-        var parameters = Cache.ToParameters(errors);
-        return errors.Count == 0 ? Queued(await queue.EnqueueAsync(parameters, benchmarkId: null, ct), nameof(Cache)) : Invalid(errors, nameof(Cache));
-    }
-
-    public async Task<IActionResult> OnPostFilesAsync(CancellationToken ct)
-    {
-        Kind = "files";
-        if (!ModelState.IsValidFor(nameof(Files))) return Page();
-        return Queued(await queue.EnqueueAsync(Files.ToParameters(), benchmarkId: null, ct), nameof(Files));
-    }
-
-    IActionResult Queued(EnqueueResult result, string prefix) =>
-        result.IsValid ? Redirect($"/runs/{result.Run!.Id}") : Invalid(result.Errors, prefix);
-
-    IActionResult Invalid(IReadOnlyDictionary<string, string[]> errors, string prefix)
-    {
-        ModelState.AddFieldErrors(errors, prefix);
+        var parameters = Form.ToParameters(errors);
+        if (errors.Count == 0)
+        {
+            var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct);
+            if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
+            errors = result.Errors.ToDictionary();
+        }
+        ModelState.AddFieldErrors(errors, Current.Pages.Prefix);
         return Page();
     }
 }

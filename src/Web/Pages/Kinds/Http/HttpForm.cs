@@ -1,9 +1,10 @@
-using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Http;
 
-namespace BenchDashboard.Web.Pages.Shared;
+namespace BenchDashboard.Web.Pages.Kinds.Http;
 
-/// <summary>The HTTP parameter fields as a form binds them; converts to and from <see cref="HttpParameters"/>.</summary>
-public sealed class HttpParametersForm
+/// <summary>The HTTP benchmark's fields as the new-run form and the editor bind them.</summary>
+[KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml")]
+public sealed class HttpForm : KindForm<HttpParameters>
 {
     public string Url { get; set; } = "";
     public string Method { get; set; } = "GET";
@@ -21,7 +22,7 @@ public sealed class HttpParametersForm
     public int TimeoutMs { get; set; } = 10_000;
     public int WarmupRequests { get; set; }
 
-    public HttpParameters ToParameters(Dictionary<string, string[]> errors)
+    public override HttpParameters ToParameters(Dictionary<string, string[]> errors)
     {
         var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
         foreach (var line in (Headers ?? "").Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
@@ -46,18 +47,18 @@ public sealed class HttpParametersForm
         };
     }
 
-    public static HttpParametersForm From(HttpParameters p) => new()
+    public override void Load(HttpParameters p)
     {
-        Url = p.Url,
-        Method = p.Method,
-        Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}")),
-        Body = p.Body,
-        Mode = p.DurationSeconds is null ? "requests" : "duration",
-        Requests = p.Requests ?? 100,
-        DurationSeconds = p.DurationSeconds ?? 10,
-        Concurrency = p.Concurrency,
-        KeepAlive = p.KeepAlive,
-        TimeoutMs = p.TimeoutMs,
-        WarmupRequests = p.WarmupRequests,
-    };
+        Url = p.Url;
+        Method = p.Method;
+        Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));
+        Body = p.Body;
+        Mode = p.DurationSeconds is null ? "requests" : "duration";
+        Requests = p.Requests ?? 100;
+        DurationSeconds = p.DurationSeconds ?? 10;
+        Concurrency = p.Concurrency;
+        KeepAlive = p.KeepAlive;
+        TimeoutMs = p.TimeoutMs;
+        WarmupRequests = p.WarmupRequests;
+    }
 }

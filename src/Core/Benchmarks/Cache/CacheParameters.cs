@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.Cache;
 
 public enum CacheBackend
 {

@@ -1,4 +1,4 @@
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>
 /// Parameters of a file-system benchmark (seed 001: extracting a language runtime, thousands of small files

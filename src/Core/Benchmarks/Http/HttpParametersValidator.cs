@@ -1,4 +1,4 @@
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.Http;
 
 /// <summary>
 /// Checks HTTP parameters against <see cref="RunLimits"/>. Errors are keyed by the API's field name so the

@@ -1,9 +1,10 @@
-using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Cache;
 
-namespace BenchDashboard.Web.Pages.Shared;
+namespace BenchDashboard.Web.Pages.Kinds.Cache;
 
-/// <summary>The cache parameter fields as a form binds them; converts to and from <see cref="CacheParameters"/>.</summary>
-public sealed class CacheParametersForm
+/// <summary>The cache benchmark's fields as the new-run form and the editor bind them.</summary>
+[KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml")]
+public sealed class CacheForm : KindForm<CacheParameters>
 {
     public static readonly CachePhase[] AllPhases = Enum.GetValues<CachePhase>();
 
@@ -24,7 +25,7 @@ public sealed class CacheParametersForm
     public string KeyPrefix { get; set; } = "benchdashboard";
     public bool Cleanup { get; set; } = true;
 
-    public CacheParameters ToParameters(Dictionary<string, string[]> errors)
+    public override CacheParameters ToParameters(Dictionary<string, string[]> errors)
     {
         var backend = Backend == "redis" ? CacheBackend.Redis : CacheBackend.Memory;
         if (Backend is not ("redis" or "memory")) errors["backend"] = ["Choose memory or redis."];
@@ -45,19 +46,19 @@ public sealed class CacheParametersForm
         };
     }
 
-    public static CacheParametersForm From(CacheParameters p) => new()
+    public override void Load(CacheParameters p)
     {
-        Backend = p.Backend == CacheBackend.Redis ? "redis" : "memory",
-        Connection = p.Connection,
-        Phases = p.Phases.Select(phase => phase.Name()).ToList(),
-        Mode = p.DurationSeconds is null ? "requests" : "duration",
-        Requests = p.Requests ?? 100,
-        DurationSeconds = p.DurationSeconds ?? 10,
-        KeyCount = p.KeyCount,
-        ValueBytes = p.ValueBytes,
-        Concurrency = p.Concurrency,
-        TimeoutMs = p.TimeoutMs,
-        KeyPrefix = p.KeyPrefix,
-        Cleanup = p.Cleanup,
-    };
+        Backend = p.Backend == CacheBackend.Redis ? "redis" : "memory";
+        Connection = p.Connection;
+        Phases = p.Phases.Select(phase => phase.Name()).ToList();
+        Mode = p.DurationSeconds is null ? "requests" : "duration";
+        Requests = p.Requests ?? 100;
+        DurationSeconds = p.DurationSeconds ?? 10;
+        KeyCount = p.KeyCount;
+        ValueBytes = p.ValueBytes;
+        Concurrency = p.Concurrency;
+        TimeoutMs = p.TimeoutMs;
+        KeyPrefix = p.KeyPrefix;
+        Cleanup = p.Cleanup;
+    }
 }

@@ -1,4 +1,4 @@
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.Cache;
 
 /// <summary>Checks cache parameters against <see cref="RunLimits"/>; errors are keyed by the API's field names.</summary>
 public static class CacheParametersValidator

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>A directory a file-system benchmark may use: its label (the series prefix) and full path.</summary>
 public sealed record FileSystemLocation(string Label, string Path);

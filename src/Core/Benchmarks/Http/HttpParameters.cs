@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.Http;
 
 /// <summary>Parameters of an HTTP latency benchmark. Names match the JSON API (camelCase).</summary>
 public sealed record HttpParameters

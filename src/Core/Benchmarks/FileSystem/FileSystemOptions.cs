@@ -1,4 +1,4 @@
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>
 /// Section "FileSystem": the only directories a file-system benchmark may write in. A benchmark that writes

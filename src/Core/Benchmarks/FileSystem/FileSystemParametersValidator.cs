@@ -1,4 +1,4 @@
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>Checks file-system parameters; errors are keyed by the API's field names.</summary>
 public static class FileSystemParametersValidator

@@ -1,0 +1,25 @@
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
+
+/// <summary>Many small files created, read, listed and deleted, and one large file, per directory (seed 001).</summary>
+public sealed class FileSystemKind(IOptions<RunLimits> limits, FileSystemRoots roots) : BenchmarkKind<FileSystemParameters>
+{
+    public const string KindName = "fileSystem";
+    public override string Name => KindName;
+    public override string Title => "Files (seed 001)";
+    public override string SeriesNoun => "phase";
+
+    public override Task<Dictionary<string, string[]>> ValidateAsync(FileSystemParameters p, CancellationToken ct) =>
+        Task.FromResult(FileSystemParametersValidator.Validate(p, roots, limits.Value));
+
+    public override string Describe(FileSystemParameters p) =>
+        $"files in {string.Join(", ", p.Directories ?? [])}: {p.FileCount:N0} × {p.FileBytes:N0} B" + (p.LargeFileMiB > 0 ? $", {p.LargeFileMiB} MiB file" : "");
+
+    /// <summary>"{location}/{phase}" for each directory the run can resolve, in the order they run.</summary>
+    public override IReadOnlyList<string> PlannedSeries(FileSystemParameters p) =>
+        (p.Directories ?? []).Select((directory, i) => roots.Resolve(directory ?? "", i).Location?.Label).OfType<string>()
+            .SelectMany(label => FileSystemPhases.All.Where(phase => p.LargeFileMiB > 0 || phase is not (FileSystemPhases.LargeWrite or FileSystemPhases.LargeRead))
+                .Select(phase => FileSystemPhases.Series(label, phase)))
+            .ToList();
+}

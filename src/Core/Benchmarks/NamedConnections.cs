@@ -1,0 +1,16 @@
+using Microsoft.Extensions.Configuration;
+
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>
+/// Named connection strings from configuration (<c>ConnectionStrings:NAME</c>) that cache and Table benchmarks
+/// refer to. App Service connection strings arrive as <c>CUSTOMCONNSTR_NAME</c>/<c>REDISCACHECONNSTR_NAME</c>
+/// variables, which the environment configuration source already maps there. Benchmarks store only the name:
+/// the string holds a password or an account key.
+/// </summary>
+public sealed class NamedConnections(IConfiguration configuration)
+{
+    public bool Exists(string name) => !string.IsNullOrWhiteSpace(Find(name));
+
+    public string? Find(string name) => configuration.GetConnectionString(name);
+}
