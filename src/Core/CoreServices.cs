@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
 using BenchDashboard.Core.Benchmarks.FileSystem;
 using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -33,6 +34,7 @@ public static class CoreServices
         services.AddBenchmarkKind<HttpKind>();
         services.AddBenchmarkKind<CacheKind>();
         services.AddBenchmarkKind<FileSystemKind>();
+        services.AddBenchmarkKind<TableKind>();
         services.AddSingleton<BenchmarkKinds>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();

@@ -1,7 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
-using System.Text;
 
 namespace BenchDashboard.TestSupport;
 
@@ -42,45 +39,11 @@ public sealed class RedisServer : IAsyncDisposable
         process = await LaunchAsync(Port, arguments);
     }
 
-    static async Task<Process> LaunchAsync(int port, string[] arguments)
+    static Task<Process> LaunchAsync(int port, string[] arguments)
     {
         var executable = new[] { "/usr/bin/redis-server", "/usr/local/bin/redis-server" }.FirstOrDefault(File.Exists)
             ?? throw new InvalidOperationException("redis-server is not installed: run scripts/test.sh, which installs Debian's redis-server package.");
-        var start = new ProcessStartInfo(executable, arguments)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start redis-server.");
-        var output = new StringBuilder();
-        process.OutputDataReceived += (_, e) => { lock (output) output.AppendLine(e.Data); };
-        process.ErrorDataReceived += (_, e) => { lock (output) output.AppendLine(e.Data); };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-
-        var deadline = DateTime.UtcNow.AddSeconds(20);
-        while (DateTime.UtcNow < deadline && !process.HasExited)
-        {
-            if (await AcceptsConnectionsAsync(port)) return process;
-            await Task.Delay(50);
-        }
-        process.Kill();
-        lock (output) throw new InvalidOperationException($"redis-server did not start on port {port}: {output}");
-    }
-
-    static async Task<bool> AcceptsConnectionsAsync(int port)
-    {
-        try
-        {
-            using var client = new TcpClient();
-            await client.ConnectAsync(IPAddress.Loopback, port);
-            return true;
-        }
-        catch (SocketException)
-        {
-            return false;
-        }
+        return ServerProcess.StartAsync(executable, arguments, port);
     }
 
     /// <summary>Stops the server (SIGSTOP): connections stay open and nothing answers, as with a hung host.</summary>
@@ -93,12 +56,7 @@ public sealed class RedisServer : IAsyncDisposable
         process.WaitForExit(10_000);
     }
 
-    static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
+    static int FreePort() => ServerProcess.FreePort();
 
     public ValueTask DisposeAsync()
     {

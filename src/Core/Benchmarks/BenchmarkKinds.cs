@@ -55,6 +55,9 @@ public sealed class BenchmarkKinds
     /// <summary>The series a run's others are shown against by default (Table: both toggles on).</summary>
     public string? BaselineSeries(Run run) => Ask(run, (kind, p) => kind.BaselineSeries(p));
 
+    /// <summary>The kind's own figures of a run (<see cref="IBenchmarkKind.Figures"/>), or null.</summary>
+    public object? Figures(RunReport report) => Ask(report.Run, (kind, p) => kind.Figures(p, report));
+
     /// <summary>Asks the run's kind about its parameters; null for an unknown kind or unreadable parameters (an old run).</summary>
     T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question) where T : class
     {

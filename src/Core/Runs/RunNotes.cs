@@ -16,6 +16,9 @@ public sealed class RunNotes
     public List<ErrorMessage> ErrorMessages { get; init; } = [];
     public List<string> Notes { get; init; } = [];
 
+    /// <summary>What a reader must not miss, shown at the top of the run (an emulator's timings are not the service's).</summary>
+    public List<string> Warnings { get; init; } = [];
+
     public void AddError(ErrorKind kind, string message)
     {
         if (message.Length > MaxMessageLength) message = message[..MaxMessageLength] + "…";
@@ -32,8 +35,13 @@ public sealed class RunNotes
         lock (gate) Notes.Add(note);
     }
 
+    public void AddWarning(string warning)
+    {
+        lock (gate) Warnings.Add(warning);
+    }
+
     [JsonIgnore]
-    public bool IsEmpty => ErrorMessages.Count == 0 && Notes.Count == 0;
+    public bool IsEmpty => ErrorMessages.Count == 0 && Notes.Count == 0 && Warnings.Count == 0;
 }
 
 public sealed record ErrorMessage(ErrorKind Kind, string Message, int Count);

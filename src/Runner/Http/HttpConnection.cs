@@ -101,7 +101,7 @@ sealed class HttpConnection : IDisposable
             while ((read = await stream.ReadAsync(buffer, ct)) > 0) bytes += read;
             sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
             sample.Bytes = bytes;
-            sample.Error = sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
+            sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
             RecordCachingEvidence(response);
         }
         catch (OperationCanceledException) when (runToken.IsCancellationRequested)

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -10,13 +11,15 @@ namespace BenchDashboard.Runner.Scheduling;
 /// at most <see cref="RunnerOptions.MaxParallelRuns"/> at a time.
 /// </summary>
 public sealed class RunnerService(
-    RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse,
+    RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse, BenchmarkKinds kinds, IEnumerable<IBenchmarkExecutor> executors,
     IOptions<RunnerOptions> options, ILogger<RunnerService> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var inFlight = new List<Task>();
         logger.LogInformation("Runner {Name} started", store.RunnerName);
+        foreach (var kind in kinds.All.Where(k => executors.All(e => e.Kind != k.Name)))
+            logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add an IBenchmarkExecutor whose Kind is '{Kind}' to src/Runner.", kind.Name, kind.Name);
         while (!stoppingToken.IsCancellationRequested)
         {
             try

@@ -61,11 +61,14 @@ public sealed record RunDto(
     long Id, int? BenchmarkId, string? BenchmarkName, string Kind, string Status,
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
-    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null)
+    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null)
 {
-    /// <summary>With its statistics, and (for a completed run of a saved benchmark) its pass/fail result and regression check.</summary>
-    public static RunDto From(RunReport report, HistoryPoint? point) =>
-        From(report) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression) };
+    /// <summary>
+    /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
+    /// names say) and, for a completed run of a saved benchmark, its pass/fail result and regression check.
+    /// </summary>
+    public static RunDto From(RunReport report, HistoryPoint? point, object? figures) =>
+        From(report) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression), Figures = figures };
 
     public static RunDto From(RunReport report)
     {

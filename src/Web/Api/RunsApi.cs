@@ -67,12 +67,12 @@ public static class RunsApi
     /// A run with its statistics and, for a completed run of a saved benchmark, <c>thresholds</c> (pass/fail,
     /// for a CI gate) and <c>regression</c>; <c>?includeStats=false</c> skips all that (cheap polling of progress).
     /// </summary>
-    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, CancellationToken ct, bool includeStats = true)
+    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, CancellationToken ct, bool includeStats = true)
     {
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        return TypedResults.Ok(RunDto.From(report, await history.PointAsync(report.Run, ct, report.Statistics)));
+        return TypedResults.Ok(RunDto.From(report, await history.PointAsync(report.Run, ct, report.Statistics), kinds.Figures(report)));
     }
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>

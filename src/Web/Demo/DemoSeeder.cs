@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
 using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
@@ -19,12 +20,15 @@ public sealed class DemoOptions
 
 /// <summary>
 /// Gives a first-time user something to look at: once the server listens (so the built-in targets' address
-/// is known), an empty database gets four demo benchmarks and a first run is queued.
+/// is known), an empty database gets five demo benchmarks and a first run is queued.
 /// </summary>
 sealed class DemoSeeder(
     IHostApplicationLifetime lifetime, IServer server, IServiceScopeFactory scopes,
     IOptions<DemoOptions> options, ILogger<DemoSeeder> logger) : IHostedService
 {
+    /// <summary>appsettings.Development.json names the development storage account (Azurite) so.</summary>
+    const string DemoTableConnection = "tables";
+
     public Task StartAsync(CancellationToken cancellationToken)
     {
         if (options.Value.Seed) lifetime.ApplicationStarted.Register(() => _ = SeedAsync(lifetime.ApplicationStopping));
@@ -64,6 +68,10 @@ sealed class DemoSeeder(
             await store.SaveAsync(null, "Demo: cache phases in-process (seed 004)", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
             await store.SaveAsync(null, "Demo: page reading 64 small files (seed 000)",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
+            // Seed 003 against the development storage account: Azurite, which the runner starts when the first run needs it.
+            var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch, Expect and Nagle (seed 003)",
+                new TableParameters { Connection = DemoTableConnection, Requests = 200, WarmupRequests = 10 }, null, true, ct);
+            if (table is null) logger.LogInformation("No Table demo benchmark: {Reason}", string.Join(" ", noTable.SelectMany(e => e.Value)));
             await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo.Id, ct);
             logger.LogInformation("Seeded demo benchmarks against {Address}/target/ and queued a first run", address);
         }

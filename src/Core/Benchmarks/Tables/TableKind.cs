@@ -1,0 +1,31 @@
+using BenchDashboard.Core.Runs;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Core.Benchmarks.Tables;
+
+/// <summary>Azure Table Storage inserts, single and in batches, with Expect: 100-continue and Nagle toggled (seed 003).</summary>
+public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections connections) : BenchmarkKind<TableParameters>
+{
+    public const string KindName = "table";
+    public override string Name => KindName;
+    public override string Title => "Table Storage (seed 003)";
+    public override string SampleNoun => "requests";
+    public override string SeriesNoun => "variant";
+
+    public override Task<Dictionary<string, string[]>> ValidateAsync(TableParameters p, CancellationToken ct) =>
+        Task.FromResult(TableParametersValidator.Validate(p, limits.Value, connections.Exists));
+
+    public override string Describe(TableParameters p)
+    {
+        var operations = (p.Operations ?? []).Select(o => o == TableOperation.Batch ? $"batch of {p.BatchSize}" : "single");
+        return $"table '{p.Table}' via '{p.Connection}': {string.Join(" and ", operations)} inserts of {p.EntityBytes:N0} B, {p.Variants().Count} variants";
+    }
+
+    public override IReadOnlyList<string> PlannedSeries(TableParameters p) => p.Variants().Select(v => v.Series).ToList();
+
+    /// <summary>Seed 003's baseline: both toggles on.</summary>
+    public override string? BaselineSeries(TableParameters p) => p.Baseline()?.Series;
+
+    /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>
+    public override object? Figures(TableParameters p, RunReport report) => TableVariantFigures.From(p, report.Series, report.Samples);
+}

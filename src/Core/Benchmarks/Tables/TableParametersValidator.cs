@@ -1,0 +1,67 @@
+using System.Text.RegularExpressions;
+
+namespace BenchDashboard.Core.Benchmarks.Tables;
+
+/// <summary>Checks Table Storage parameters against <see cref="RunLimits"/>; errors are keyed by the API's field names.</summary>
+public static partial class TableParametersValidator
+{
+    /// <summary>The largest string property: 64 KiB of UTF-16. With 100 of them a batch stays under 4 MiB.</summary>
+    public const int MaxEntityBytes = 32 * 1024;
+    public const int MaxBatchSize = 100;
+
+    [GeneratedRegex("^[A-Za-z][A-Za-z0-9]{2,62}$")]
+    private static partial Regex TableName();
+
+    public static Dictionary<string, string[]> Validate(TableParameters p, RunLimits limits, Func<string, bool> connectionExists)
+    {
+        var errors = new Dictionary<string, List<string>>();
+        void Add(string field, string message)
+        {
+            if (!errors.TryGetValue(field, out var list)) errors[field] = list = [];
+            list.Add(message);
+        }
+
+        if (string.IsNullOrWhiteSpace(p.Connection))
+            Add("connection", "Name the connection string to use (ConnectionStrings:NAME in configuration).");
+        else if (!connectionExists(p.Connection))
+            Add("connection", $"No connection string named '{p.Connection}' is configured. Set ConnectionStrings:{p.Connection} in appsettings, user secrets, the environment (ConnectionStrings__{p.Connection}) or the App Service connection strings.");
+
+        if (p.Table is null || !TableName().IsMatch(p.Table) || p.Table.Equals("tables", StringComparison.OrdinalIgnoreCase))
+            Add("table", "A table name is 3 to 63 letters and digits, starting with a letter (and not \"tables\").");
+        if (p.EntityBytes < 0 || p.EntityBytes > MaxEntityBytes)
+            Add("entityBytes", $"Entity size must be between 0 and {MaxEntityBytes:N0} bytes (one string property).");
+
+        var operations = p.Operations ?? []; // JSON can say null
+        if (operations.Count == 0) Add("operations", "Choose single, batch or both.");
+        else if (operations.Distinct().Count() != operations.Count) Add("operations", "Each operation can appear once.");
+        if (operations.Any(o => !Enum.IsDefined(o))) Add("operations", "Operations are single and batch.");
+        if (p.BatchSize < 1 || p.BatchSize > MaxBatchSize)
+            Add("batchSize", $"A batch holds 1 to {MaxBatchSize} entities (Table Storage's limit).");
+        Toggle("expect100Continue", p.Expect100Continue);
+        Toggle("nagle", p.Nagle);
+
+        var variants = Math.Max(1, p.Variants().Count);
+        if (p.Requests is null == p.DurationSeconds is null)
+            Add("requests", "Set either a request count per variant or a duration, not both.");
+        if (p.Requests is { } n && (n < 1 || (long)n * variants > limits.MaxRequests))
+            Add("requests", $"Requests per variant must be at least 1 and, times the {variants} variants, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
+        if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))
+            Add("durationSeconds", $"Duration must be between 1 and {limits.MaxDurationSeconds:N0} seconds (RunLimits:MaxDurationSeconds).");
+        if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
+            Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
+        if (p.Requests is { } r && p.Concurrency > r)
+            Add("concurrency", "Concurrency cannot exceed the requests per variant.");
+        if (p.WarmupRequests < 0 || (long)p.WarmupRequests * variants > limits.MaxWarmupRequests)
+            Add("warmupRequests", $"Warm-up requests per variant must be at least 0 and, times the {variants} variants, at most {limits.MaxWarmupRequests:N0} (RunLimits:MaxWarmupRequests).");
+        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
+            Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
+
+        return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
+
+        void Toggle(string field, List<bool>? settings)
+        {
+            if (settings is null || settings.Count == 0) Add(field, "Choose on, off or both.");
+            else if (settings.Distinct().Count() != settings.Count) Add(field, "Each setting can appear once.");
+        }
+    }
+}

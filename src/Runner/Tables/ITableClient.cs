@@ -1,0 +1,48 @@
+namespace BenchDashboard.Runner.Tables;
+
+/// <summary>
+/// The only Table Storage operations the benchmark needs. <see cref="Protocol.RestTableClient"/> implements it
+/// on Azure.Core's pipeline because Azure.Data.Tables cannot be restored here; where it can, its
+/// <c>TableClient</c> (built with the same <c>Transport</c>, <c>Retry.MaxRetries = 0</c> and per-call Expect
+/// policy) implements the same five calls, turning a <c>RequestFailedException</c> with a status into a
+/// <see cref="TableOutcome"/>.
+/// </summary>
+public interface ITableClient
+{
+    /// <summary>Creates the table; false when it existed. Throws <see cref="TableServiceException"/> when refused.</summary>
+    Task<bool> CreateTableIfNotExistsAsync(CancellationToken ct);
+
+    /// <summary>Inserts one entity. Service errors are outcomes; only transport failures throw.</summary>
+    Task<TableOutcome> InsertAsync(Protocol.TableEntity entity, CancellationToken ct);
+
+    /// <summary>
+    /// Inserts entities of one partition as one entity group transaction. Validated before sending
+    /// (<see cref="Protocol.InvalidBatchException"/>); the outcome carries each operation's real status.
+    /// </summary>
+    Task<TableOutcome> SubmitBatchAsync(IReadOnlyList<Protocol.TableEntity> entities, CancellationToken ct);
+
+    /// <summary>How many entities a partition holds.</summary>
+    Task<long> CountAsync(string partitionKey, CancellationToken ct);
+
+    /// <summary>Deletes every entity of a partition (in batches); returns how many.</summary>
+    Task<long> DeleteEntitiesAsync(string partitionKey, CancellationToken ct);
+}
+
+/// <summary>
+/// What the service answered to one insert or batch. For a batch, <see cref="Status"/> is the failing
+/// operation's status inside the 202 answer (<see cref="BatchStatus"/>), or 202 when every operation succeeded.
+/// </summary>
+public sealed record TableOutcome(int Status, string? ErrorCode, string? Message, int? FailedEntity, int? BatchStatus)
+{
+    /// <summary>Each operation's status inside a successful batch answer, in order.</summary>
+    public IReadOnlyList<int> OperationStatuses { get; init; } = [];
+
+    public bool Succeeded => Status is >= 200 and < 300;
+}
+
+/// <summary>The service refused a call the benchmark cannot go on without (wrong key, no such account, …).</summary>
+public sealed class TableServiceException(int status, string? code, string message) : Exception(message)
+{
+    public int Status { get; } = status;
+    public string? Code { get; } = code;
+}

@@ -1,0 +1,232 @@
+using System.Diagnostics;
+using System.Security.Cryptography;
+using Azure;
+using Azure.Core.Pipeline;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http;
+using BenchDashboard.Runner.Tables.Protocol;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace BenchDashboard.Runner.Tables;
+
+/// <summary>
+/// Seed 003's experiment: inserts of single entities and of entity group transactions, each with
+/// Expect: 100-continue and Nagle's algorithm on and off. Every combination is a variant with its own
+/// connection per worker; a worker goes round the variants (A B C D A B C D …) so drift of the service hits
+/// all of them alike, and every variant gets the same number of requests. Each request is a sample whose
+/// series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
+/// every answered insert land?) and then emptied.
+/// </summary>
+public sealed class TableBenchmark(NamedConnections connections, IHostEnvironment environment, ILoggerFactory logs) : IBenchmarkExecutor, IAsyncDisposable
+{
+    /// <summary>Owned here rather than registered: a kind's folder should need no line elsewhere.</summary>
+    readonly LocalEmulator emulator = new(environment, logs.CreateLogger<LocalEmulator>());
+
+    /// <summary>Counting and deleting a run's entities gets this long in all, also after a cancel.</summary>
+    static readonly TimeSpan AfterRunBound = TimeSpan.FromMinutes(2);
+
+    public string Kind => TableKind.KindName;
+
+    public ValueTask DisposeAsync() => emulator.DisposeAsync();
+
+    public async Task ExecuteAsync(RunContext context, CancellationToken ct)
+    {
+        var p = Json.Deserialize<TableParameters>(context.ParametersJson);
+        var account = Open(p);
+        if (account.IsDevelopmentStorage) await emulator.EnsureRunningAsync(account.Endpoint, ct);
+        context.Notes.Add($"Endpoint: {account.Describe()}, table '{p.Table}'.");
+        if (account.IsEmulator)
+            context.Notes.AddWarning("This endpoint is an emulator (Azurite) on this machine: its timings show what the client and the protocol do (batching, Expect: 100-continue, Nagle), not what the Table Storage service costs. Measure a storage account for platform figures.");
+
+        var variants = p.Variants();
+        var partitions = new Partitions(context.Run.Id, variants.Count);
+        using (var setup = new TableConnection(account, p.Table, variants[0], p.Timeout))
+            await CreateTableAsync(setup.Client, p, ct);
+
+        var run = new TableRun(p, account, variants, partitions, context);
+        try
+        {
+            await run.ExecuteAsync(ct);
+        }
+        finally
+        {
+            run.Dispose();
+            await AfterRunAsync(p, account, variants, partitions, run, context.Notes);
+        }
+    }
+
+    TableAccount Open(TableParameters p)
+    {
+        var connectionString = connections.Find(p.Connection!)
+            ?? throw new TableUnavailableException($"No connection string named '{p.Connection}' is configured.");
+        try
+        {
+            return TableAccount.Parse(connectionString);
+        }
+        catch (FormatException ex)
+        {
+            throw new TableUnavailableException($"The connection string '{p.Connection}' is not a Table Storage connection string: {ex.Message}");
+        }
+    }
+
+    static async Task CreateTableAsync(ITableClient client, TableParameters p, CancellationToken ct)
+    {
+        try
+        {
+            await client.CreateTableIfNotExistsAsync(ct);
+        }
+        catch (TableServiceException ex)
+        {
+            var hint = ex.Status == 403 ? " Check the account key or SAS of the connection string (nothing was retried)." : "";
+            throw new TableUnavailableException($"The service refused to create or open table '{p.Table}': {ex.Message}{hint}");
+        }
+        catch (RequestFailedException ex) when (ex.Status == 0)
+        {
+            throw new TableUnavailableException($"Could not reach the Table endpoint of connection '{p.Connection}' ({HttpErrorClassifier.Classify(ex)}): {ex.Message}");
+        }
+    }
+
+    /// <summary>
+    /// Counts each variant's partition against the entities the service said it wrote, then deletes them
+    /// (unless cleanup is off). Bounded in time; never throws: the samples are what matter.
+    /// </summary>
+    static async Task AfterRunAsync(TableParameters p, TableAccount account, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes)
+    {
+        using var bound = new CancellationTokenSource(AfterRunBound);
+        using var connection = new TableConnection(account, p.Table, variants[0], p.Timeout);
+        long deleted = 0;
+        try
+        {
+            for (var v = 0; v < variants.Count; v++)
+            {
+                var written = run.EntitiesWritten(v);
+                var counted = await connection.Client.CountAsync(partitions.Key(v), bound.Token);
+                notes.Add(counted == written
+                    ? $"{variants[v].Series}: the service confirmed {written:N0} entities written, and the partition holds {counted:N0}."
+                    : $"{variants[v].Series}: the service confirmed {written:N0} entities written, but the partition holds {counted:N0}.");
+                if (p.Cleanup) deleted += await connection.Client.DeleteEntitiesAsync(partitions.Key(v), bound.Token);
+            }
+            notes.Add(p.Cleanup
+                ? $"Cleanup: deleted the run's {deleted:N0} entities (partitions {partitions.Prefix}*); the table stays."
+                : $"Cleanup was off: the run's entities remain in partitions {partitions.Prefix}* of table '{p.Table}'.");
+        }
+        catch (Exception ex) when (ex is TableServiceException or RequestFailedException or OperationCanceledException)
+        {
+            notes.Add($"Counting or deleting the run's entities failed after deleting {deleted:N0}: {ex.Message} Entities may remain in partitions {partitions.Prefix}*.");
+        }
+    }
+
+    /// <summary>A partition per variant, named for the run with a random part (two dashboards may share a table).</summary>
+    sealed class Partitions(long runId, int variants)
+    {
+        public string Prefix { get; } = $"bd-{runId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}-v";
+        public int Count => variants;
+        public string Key(int variant) => $"{Prefix}{variant}";
+    }
+
+    /// <summary>The state of one run while its workers go round the variants.</summary>
+    sealed class TableRun : IDisposable
+    {
+        readonly TableParameters p;
+        readonly IReadOnlyList<TableVariant> variants;
+        readonly Partitions partitions;
+        readonly RunContext context;
+        readonly TableConnection[][] connections; // [worker][variant]
+        readonly long[] entitiesWritten;
+        readonly string payload;
+        readonly long runStart = Stopwatch.GetTimestamp();
+        int nextIndex = -1;
+
+        public TableRun(TableParameters p, TableAccount account, IReadOnlyList<TableVariant> variants, Partitions partitions, RunContext context)
+        {
+            this.p = p;
+            this.variants = variants;
+            this.partitions = partitions;
+            this.context = context;
+            payload = new string('x', p.EntityBytes);
+            entitiesWritten = new long[variants.Count];
+            connections = Enumerable.Range(0, p.Concurrency)
+                .Select(_ => variants.Select(v => new TableConnection(account, p.Table, v, p.Timeout)).ToArray()).ToArray();
+        }
+
+        /// <summary>Entities of a variant that the service answered as written (warm-up included).</summary>
+        public long EntitiesWritten(int variant) => Interlocked.Read(ref entitiesWritten[variant]);
+
+        public async Task ExecuteAsync(CancellationToken ct)
+        {
+            ThreadPoolGuard.EnsureCovers(p.Concurrency);
+            // Warm-up rounds first, on the same connections; measured rounds start when every worker is done with them.
+            if (p.WarmupRequests > 0) await RoundsAsync(OperationClaims.UpTo(p.WarmupRequests), warmup: true, ct);
+            await RoundsAsync(OperationClaims.Of(p.Requests, p.DurationSeconds), warmup: false, ct);
+        }
+
+        /// <summary>Each worker claims a round and sends one request of every variant, in order, until no round is left.</summary>
+        Task RoundsAsync(Func<long> claim, bool warmup, CancellationToken ct) =>
+            Task.WhenAll(connections.Select((own, worker) => Task.Run(async () =>
+            {
+                while (claim() >= 0)
+                    for (var v = 0; v < variants.Count; v++)
+                        context.Record(await SendAsync(own[v], v, worker, warmup, ct));
+            }, ct)));
+
+        async Task<Sample> SendAsync(TableConnection connection, int v, int worker, bool warmup, CancellationToken runToken)
+        {
+            var variant = variants[v];
+            var index = Interlocked.Increment(ref nextIndex); // numbered in the order requests start, across workers
+            var entities = Enumerable.Range(0, p.EntitiesPer(variant.Operation))
+                .Select(j => new TableEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
+                .ToList();
+            var sample = new Sample { Index = index, Series = variant.Series, Connection = worker, IsWarmup = warmup, Bytes = (long)entities.Count * p.EntityBytes };
+
+            // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
+            using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
+            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+            var start = Stopwatch.GetTimestamp();
+            sample.OffsetNs = Ticks.ToNanoseconds(start - runStart);
+            timeout.CancelAfter(p.Timeout); // armed after the start, so a timed-out sample lasts the timeout
+            try
+            {
+                var outcome = variant.Operation == TableOperation.Batch
+                    ? await connection.Client.SubmitBatchAsync(entities, timeout.Token)
+                    : await connection.Client.InsertAsync(entities[0], timeout.Token);
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.StatusCode = outcome.Status;
+                sample.Error = TableErrorClassifier.Classify(outcome);
+                if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
+                else context.Notes.AddError(sample.Error, TableErrorClassifier.Describe(outcome));
+            }
+            catch (OperationCanceledException) when (runToken.IsCancellationRequested)
+            {
+                throw; // abandoned by a cancel: not a fault of the service
+            }
+            catch (OperationCanceledException)
+            {
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.Error = ErrorKind.Timeout;
+                context.Notes.AddError(ErrorKind.Timeout, $"No answer within {p.TimeoutMs:N0} ms.");
+            }
+            catch (RequestFailedException ex) when (ex.Status == 0)
+            {
+                // Azure.Core's transport failure: refused, reset, closed mid-answer.
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.Error = HttpErrorClassifier.Classify(ex);
+                context.Notes.AddError(sample.Error, ex.Message);
+            }
+            if (connection.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
+            return sample;
+        }
+
+        public void Dispose()
+        {
+            foreach (var connection in connections.SelectMany(c => c)) connection.Dispose();
+        }
+    }
+}
+
+/// <summary>The Table endpoint cannot be used at all (no such connection, cannot connect, refused); ends the run as failed.</summary>
+public sealed class TableUnavailableException(string message) : Exception(message);

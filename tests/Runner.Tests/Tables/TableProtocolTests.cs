@@ -1,0 +1,165 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text;
+using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Runner.Tables;
+using BenchDashboard.Runner.Tables.Protocol;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Runner.Tests.Tables;
+
+/// <summary>The Table protocol on Azure.Core against a real Azurite: what the benchmark's five calls do on the wire.</summary>
+public sealed class TableProtocolTests
+{
+    static List<TableEntity> Entities(string partition, IEnumerable<int> rows, int bytes = 100) =>
+        rows.Select(i => new TableEntity(partition, $"r{i:D3}", new string('x', bytes))).ToList();
+
+    [Fact]
+    public void EveryFormOfConnectionStringGivesItsEndpointAndCredential()
+    {
+        var development = TableAccount.Parse("UseDevelopmentStorage=true");
+        Assert.Equal("http://127.0.0.1:10002/devstoreaccount1", development.Endpoint.ToString());
+        Assert.True(development.IsDevelopmentStorage);
+        Assert.True(development.IsEmulator);
+
+        var proxy = TableAccount.Parse("UseDevelopmentStorage=true;DevelopmentStorageProxyUri=http://emulator.local");
+        Assert.Equal("http://emulator.local:10002/devstoreaccount1", proxy.Endpoint.ToString());
+
+        var azure = TableAccount.Parse($"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={Azurite.AccountKey};EndpointSuffix=core.chinacloudapi.cn");
+        Assert.Equal("https://acct.table.core.chinacloudapi.cn/", azure.Endpoint.ToString());
+        Assert.Equal("acct", azure.AccountName);
+        Assert.False(azure.IsEmulator);
+        Assert.Equal("https://acct.table.core.windows.net/", TableAccount.Parse($"AccountName=acct;AccountKey={Azurite.AccountKey}").Endpoint.ToString());
+
+        var pathStyle = TableAccount.Parse(Azurite.ConnectionStringFor(12345));
+        Assert.Equal("http://127.0.0.1:12345/devstoreaccount1", pathStyle.Endpoint.ToString());
+        Assert.True(pathStyle.IsEmulator);
+
+        var sas = TableAccount.Parse("TableEndpoint=https://acct.table.core.windows.net/;SharedAccessSignature=?sv=2019-02-02&sig=abc");
+        Assert.Equal("https://acct.table.core.windows.net (SAS)", sas.Describe());
+    }
+
+    [Theory]
+    [InlineData("AccountName=acct", "neither AccountKey nor SharedAccessSignature")]
+    [InlineData("AccountName=acct;AccountKey=not*base64*secret", "AccountKey is not base64")]
+    [InlineData("AccountKey=c2VjcmV0", "Set AccountName")]
+    [InlineData("TableEndpoint=ftp://x;SharedAccessSignature=sig=secret", "TableEndpoint must be an absolute http")]
+    [InlineData("just-a-secret-string", "Name=value")]
+    public void AMalformedConnectionStringIsRefusedWithoutQuotingIt(string connectionString, string message)
+    {
+        var error = Assert.Throws<FormatException>(() => TableAccount.Parse(connectionString));
+        Assert.Contains(message, error.Message);
+        Assert.DoesNotContain("secret", error.Message);
+    }
+
+    [Fact]
+    public async Task InsertsAndBatchesLandAndABatchAnswerCarriesEachEntitysStatus()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        using var connection = TableRuns.Connect(azurite.ConnectionString, "protocol");
+        var client = connection.Client;
+
+        Assert.True(await client.CreateTableIfNotExistsAsync(default));
+        Assert.False(await client.CreateTableIfNotExistsAsync(default));
+        Assert.Equal(204, (await client.InsertAsync(Entities("p", [0])[0], default)).Status);
+
+        var batch = await client.SubmitBatchAsync(Entities("p", Enumerable.Range(1, 10)), default);
+        Assert.True(batch.Succeeded);
+        Assert.Equal(202, batch.BatchStatus);
+        Assert.Equal(Enumerable.Repeat(204, 10), batch.OperationStatuses);
+        Assert.Equal(11, await client.CountAsync("p", default));
+
+        // r005 exists: the service answers 202 and says inside which entity failed; the batch wrote nothing.
+        var conflict = await client.SubmitBatchAsync(Entities("p", [20, 21, 5, 22]), default);
+        Assert.False(conflict.Succeeded);
+        Assert.Equal((409, 202, "EntityAlreadyExists", 2), (conflict.Status, conflict.BatchStatus, conflict.ErrorCode, conflict.FailedEntity));
+        Assert.Equal(11, await client.CountAsync("p", default));
+
+        var single = await client.InsertAsync(Entities("p", [0])[0], default);
+        Assert.Equal((409, "EntityAlreadyExists", (int?)null), (single.Status, single.ErrorCode, single.BatchStatus));
+
+        Assert.Equal(11, await client.DeleteEntitiesAsync("p", default));
+        Assert.Equal(0, await client.CountAsync("p", default));
+    }
+
+    [Fact]
+    public async Task APartitionOfMoreThanOnePageIsCountedAndDeletedWhole()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        using var connection = TableRuns.Connect(azurite.ConnectionString, "pages");
+        var client = connection.Client;
+        await client.CreateTableIfNotExistsAsync(default);
+        for (var from = 0; from < 1_300; from += 100)
+            Assert.True((await client.SubmitBatchAsync(Entities("big", Enumerable.Range(from, 100), bytes: 10).Select((e, i) => e with { RowKey = $"r{from + i:D5}" }).ToList(), default)).Succeeded);
+
+        Assert.Equal(1_300, await client.CountAsync("big", default)); // the service pages at 1,000
+        Assert.Equal(1_300, await client.DeleteEntitiesAsync("big", default));
+        Assert.Equal(0, await client.CountAsync("big", default));
+    }
+
+    [Fact]
+    public async Task ABatchTheServiceWouldRefuseIsRefusedHereAndNothingIsSent()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var relay = new HttpRelay(azurite.Port);
+        using var connection = TableRuns.Connect(Azurite.ConnectionStringFor(relay.Port), "refused");
+
+        async Task<string> RefusedAsync(List<TableEntity> entities) =>
+            (await Assert.ThrowsAsync<InvalidBatchException>(() => connection.Client.SubmitBatchAsync(entities, default))).Message;
+
+        Assert.Equal("A batch holds at most 100 entities; this one has 101.", await RefusedAsync(Entities("p", Enumerable.Range(0, 101))));
+        Assert.Equal("Every entity of a batch must share one PartitionKey; this one has 'p' and 'q'.",
+            await RefusedAsync([.. Entities("p", [0, 1]), .. Entities("q", [2])]));
+        Assert.Equal("RowKey 'r001' appears twice; a batch may touch each entity once.", await RefusedAsync(Entities("p", [0, 1, 2, 1])));
+        Assert.StartsWith("The batch body is 4.", await RefusedAsync(Entities("p", Enumerable.Range(0, 100), bytes: 45_000)));
+        Assert.Equal("A batch needs at least one entity.", await RefusedAsync([]));
+        Assert.Empty(relay.Requests);
+    }
+
+    [Fact]
+    public async Task AWrongKeyIsRefusedOnceWithTheServicesReasonAndNotRetried()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var relay = new HttpRelay(azurite.Port);
+        var wrongKey = Convert.ToBase64String(Encoding.ASCII.GetBytes("not the development account's key, but 64 bytes of it anyway!!"));
+        using var connection = TableRuns.Connect(Azurite.ConnectionStringFor(relay.Port, wrongKey), "wrongkey");
+
+        var refused = await Assert.ThrowsAsync<TableServiceException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
+
+        Assert.Equal(403, refused.Status);
+        Assert.Equal("AuthorizationFailure", refused.Code);
+        Assert.Single(relay.Requests);
+    }
+
+    [Fact]
+    public async Task AnAccountSasAuthorisesWithoutTheKey()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        using var connection = TableRuns.Connect($"TableEndpoint={azurite.Endpoint};SharedAccessSignature={AccountSas()}", "withsas");
+
+        Assert.True(await connection.Client.CreateTableIfNotExistsAsync(default));
+        Assert.True((await connection.Client.SubmitBatchAsync(Entities("p", Enumerable.Range(0, 3)), default)).Succeeded);
+        Assert.Equal(3, await connection.Client.CountAsync("p", default));
+    }
+
+    [Fact]
+    public async Task NagleIsOnOrOffOnTheSocketAsTheVariantAsks()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        foreach (var noDelay in new[] { true, false })
+        {
+            await using var stream = (System.Net.Sockets.NetworkStream)await TableConnection.ConnectAsync(new System.Net.DnsEndPoint("127.0.0.1", azurite.Port), noDelay, default);
+            Assert.Equal(noDelay, stream.Socket.NoDelay);
+        }
+    }
+
+    /// <summary>An account SAS for the Table service (version 2019-02-02's string to sign), made as the portal would.</summary>
+    static string AccountSas()
+    {
+        const string version = "2019-02-02", permissions = "rwdlacu", services = "t", resourceTypes = "sco", protocol = "https,http";
+        var expiry = DateTime.UtcNow.AddHours(1).ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture);
+        var toSign = string.Join("\n", Azurite.AccountName, permissions, services, resourceTypes, "", expiry, "", protocol, version) + "\n";
+        var signature = Convert.ToBase64String(HMACSHA256.HashData(Convert.FromBase64String(Azurite.AccountKey), Encoding.UTF8.GetBytes(toSign)));
+        return $"sv={version}&ss={services}&srt={resourceTypes}&sp={permissions}&se={Uri.EscapeDataString(expiry)}&spr={Uri.EscapeDataString(protocol)}&sig={Uri.EscapeDataString(signature)}";
+    }
+}

@@ -1,0 +1,129 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using BenchDashboard.TestSupport;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace BenchDashboard.Web.Tests.Pages;
+
+/// <summary>Seed 003's experiment from the web form and the API, against a real Azurite.</summary>
+public class TablePagesTests
+{
+    static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };
+
+    static DashboardFactory Dashboard(Azurite azurite) => new(new() { ["ConnectionStrings:azurite"] = azurite.ConnectionString });
+
+    static List<KeyValuePair<string, string>> TableFields(string requests) =>
+    [
+        new("Table.Connection", "azurite"), new("Table.Table", "formtable"), new("Table.EntityBytes", "512"), new("Table.BatchSize", "10"),
+        new("Table.Operations", ""), new("Table.Operations", "single"), new("Table.Operations", "batch"),
+        new("Table.Expect100Continue", ""), new("Table.Expect100Continue", "on"), new("Table.Expect100Continue", "off"),
+        new("Table.Nagle", ""), new("Table.Nagle", "on"), new("Table.Nagle", "off"),
+        new("Table.Mode", "requests"), new("Table.Requests", requests), new("Table.Concurrency", "1"), new("Table.WarmupRequests", "1"),
+        new("Table.TimeoutMs", "10000"), new("Table.Cleanup", "true"),
+    ];
+
+    static async Task<HttpResponseMessage> SubmitAsync(HttpClient client, List<KeyValuePair<string, string>> fields)
+    {
+        var token = FormPost.Token(await client.GetStringAsync("/runs/new?kind=table"));
+        return await client.PostAsync("/runs/new?kind=table", new FormUrlEncodedContent([.. fields, new("__RequestVerificationToken", token)]));
+    }
+
+    [Fact]
+    public async Task TheFormRunsTheMatrixAndTheRunPageShowsEachVariantInEntitiesAgainstBothTogglesOn()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var app = Dashboard(azurite);
+        var client = app.CreateClient(NoRedirects);
+
+        var response = await SubmitAsync(client, TableFields("6"));
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        var id = long.Parse(response.Headers.Location!.ToString().Split('/').Last());
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+        Assert.Equal("completed", run.GetProperty("status").GetString());
+
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        string[] matrix =
+        [
+            "single/expect-on/nagle-on", "single/expect-on/nagle-off", "single/expect-off/nagle-on", "single/expect-off/nagle-off",
+            "batch/expect-on/nagle-on", "batch/expect-on/nagle-off", "batch/expect-off/nagle-on", "batch/expect-off/nagle-off",
+        ];
+        Assert.Equal(matrix, RowsOf(html, "table-variants"));
+        Assert.Equal(matrix, RowsOf(html, "series-summary"));
+        Assert.Equal("single/expect-on/nagle-on", Regex.Match(html, "<span id=\"baseline-name\">([^<]+)</span>").Groups[1].Value);
+        var batchRow = Regex.Match(html, "<tr data-series=\"batch/expect-off/nagle-off\">(.*?)</tr>", RegexOptions.Singleline).Groups[1].Value;
+        Assert.Contains("<td class=\"num\">60</td>", batchRow); // 6 requests × 10 entities written
+        Assert.Contains("202 × 6", batchRow);
+        Assert.Contains("This endpoint is an emulator (Azurite)", html);
+        Assert.Contains($"Endpoint: http://127.0.0.1:{azurite.Port}/devstoreaccount1 (shared key), table 'formtable'.", html);
+        Assert.DoesNotContain(Azurite.AccountKey, html + run.GetRawText());
+    }
+
+    [Fact]
+    public async Task TheApiQueuesATableRunRefusesBadInputByFieldAndReturnsEveryVariant()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var app = Dashboard(azurite);
+        var client = app.CreateClient();
+
+        var refused = await client.PostAsJsonAsync("/api/runs", new { kind = "table", connection = "azurite", requests = 5, batchSize = 101, nagle = Array.Empty<bool>() });
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        var errors = (await refused.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("errors");
+        Assert.Contains("1 to 100", errors.GetProperty("batchSize")[0].GetString());
+        Assert.Equal("Choose on, off or both.", errors.GetProperty("nagle")[0].GetString());
+        var typo = await client.PostAsJsonAsync("/api/runs", new { kind = "table", connection = "azurite", requests = 5, nagel = new[] { true } });
+        Assert.Equal(HttpStatusCode.BadRequest, typo.StatusCode);
+        Assert.Empty(await client.GetFromJsonAsync<JsonElement[]>("/api/runs") ?? []);
+
+        var id = await DashboardFactory.CreateRunAsync(client, new
+        {
+            kind = "Table", connection = "azurite", table = "apitable", operations = new[] { "batch" }, batchSize = 5,
+            expect100Continue = new[] { false }, nagle = new[] { true, false }, requests = 4, timeoutMs = 10_000,
+        });
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+
+        Assert.Equal(("completed", "table"), (run.GetProperty("status").GetString(), run.GetProperty("kind").GetString()));
+        var series = run.GetProperty("series").EnumerateArray().ToList();
+        Assert.Equal(["batch/expect-off/nagle-on", "batch/expect-off/nagle-off"], series.Select(s => s.GetProperty("name").GetString()));
+        Assert.All(series, s => Assert.Equal(4, s.GetProperty("stats").GetProperty("count").GetInt32()));
+        Assert.Equal("azurite", run.GetProperty("parameters").GetProperty("connection").GetString());
+        // The kind's own figures: per variant, in entities (4 batches of 5 each).
+        var figures = run.GetProperty("figures").EnumerateArray().ToList();
+        Assert.Equal(["batch/expect-off/nagle-on", "batch/expect-off/nagle-off"], figures.Select(f => f.GetProperty("series").GetString()));
+        Assert.All(figures, f => Assert.Equal((5, 20), (f.GetProperty("entitiesPerRequest").GetInt32(), f.GetProperty("entitiesWritten").GetInt32())));
+        Assert.All(figures, f => Assert.True(f.GetProperty("entitiesPerSecond").GetDouble() > 0));
+
+        var compare = await client.GetStringAsync("/compare");
+        Assert.Contains($"value=\"{id}/batch/expect-off/nagle-on\"", compare);
+    }
+
+    [Fact]
+    public async Task ASavedTableBenchmarkOpensInTheEditorWithItsSettings()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var app = Dashboard(azurite);
+        var client = app.CreateClient(NoRedirects);
+        var editor = await client.GetStringAsync("/benchmarks/edit?kind=table");
+        List<KeyValuePair<string, string>> fields =
+        [
+            .. TableFields("7").Where(f => f.Key != "Table.Nagle" || f.Value != "on"), new("Name", "tables nightly"), new("kind", "table"),
+            new("CronSchedule", ""), new("Enabled", "true"), new("__RequestVerificationToken", FormPost.Token(editor)),
+        ];
+        Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
+
+        var id = Regex.Match(await client.GetStringAsync("/benchmarks"), "href=\"/benchmarks/edit/(\\d+)\">tables nightly<").Groups[1].Value;
+        var page = await client.GetStringAsync($"/benchmarks/edit/{id}");
+        Assert.Contains("name=\"kind\" value=\"table\"", page);
+        Assert.Matches("name=\"Table.Nagle\" value=\"off\" checked", page);
+        Assert.DoesNotMatch("name=\"Table.Nagle\" value=\"on\" checked", page);
+        Assert.Contains("value=\"formtable\"", page);
+        Assert.Contains("Table Storage (seed 003)", await client.GetStringAsync("/benchmarks"));
+    }
+
+    static List<string> RowsOf(string html, string tableId)
+    {
+        var table = Regex.Match(html, $"<table id=\"{tableId}\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value;
+        return Regex.Matches(table, "<tr data-series=\"([^\"]+)\">").Select(m => m.Groups[1].Value).ToList();
+    }
+}
