@@ -2,8 +2,9 @@
 # The whole test suite, from a clean clone: installs the npm packages (Chart.js), builds in Release, runs
 # each test project in turn (latency tests must not share the two cores with another test run) and ends
 # with one line: "N passed, N failed, N skipped". Exits non-zero on any failure or when no test ran.
-# Tests start what they need themselves (a child-process Kestrel target, redis-server on a free port, temp
-# SQLite files); this script installs what a fresh machine lacks (Debian's redis-server for the cache tests).
+# Tests start what they need themselves (a child-process Kestrel target, redis-server and Azurite on free
+# ports, temp SQLite files); this script installs what a fresh machine lacks: Debian's redis-server for the
+# cache tests, and (npm ci) Chart.js and the pinned Azurite for the Table tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -35,8 +35,9 @@ public sealed class ComparisonQueries(RunQueries runs)
                 continue;
             }
             var samples = report.Samples.Where(s => s.Series == series).ToList();
-            if (samples.Count == 0) return (null, new() { ["items"] = [$"Run {runId} has no series '{series}'."] });
-            items.Add(new ComparedItem(key, $"#{runId} {series}", report.Run, series, samples, RunStatistics.From(samples)));
+            if (report.Series.FirstOrDefault(s => s.Name == series) is not { } statistics) return (null, new() { ["items"] = [$"Run {runId} has no series '{series}'."] });
+            // The run's own series statistics: an interleaved variant's time is its share, as on its run page.
+            items.Add(new ComparedItem(key, $"#{runId} {series}", report.Run, series, samples, statistics.Statistics));
         }
 
         var total = reports.Values.Sum(r => (long)r.Samples.Count);

@@ -24,13 +24,18 @@ public sealed record RunStatistics(
     ResponseClasses Classes,
     ColdStart? Cold)
 {
-    public static RunStatistics From(IReadOnlyList<Sample> samples)
+    /// <param name="elapsedNs">
+    /// The time the samples took, when it is not their wall-clock span: a series interleaved with others
+    /// (<see cref="SeriesStatistics"/>) shares the run's time with them.
+    /// </param>
+    public static RunStatistics From(IReadOnlyList<Sample> samples, long? elapsedNs = null)
     {
         var measured = samples.Where(s => !s.IsWarmup).ToList();
         var answered = measured.Where(s => !s.Error.IsTransportError()).ToList();
 
         long elapsed = 0;
-        if (measured.Count > 0)
+        if (elapsedNs is { } given) elapsed = given;
+        else if (measured.Count > 0)
             elapsed = measured.Max(s => s.OffsetNs + s.LatencyNs) - measured.Min(s => s.OffsetNs);
         var bytes = measured.Sum(s => s.Bytes);
         var seconds = elapsed / 1e9;

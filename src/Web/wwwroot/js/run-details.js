@@ -5,7 +5,8 @@
 
     if (window.Chart) {
         // Runs with series (cache phases) get a dataset per series; others measured and warm-up.
-        const palette = ['#2f5fd0', '#1f7a4d', '#b7791f', '#7b3fb8', '#0f7c8a', '#9aa3b2'];
+        // Ten distinguishable colours: a Table run has eight variants; red is kept for errors.
+        const palette = ['#2f5fd0', '#1f7a4d', '#b7791f', '#7b3fb8', '#0f7c8a', '#9aa3b2', '#e07b00', '#6d4c41', '#c2185b', '#37474f'];
         const datasets = data.series.length > 0
             ? data.series.map((s, i) => ({ label: s.name, data: s.points, pointRadius: 1.5, borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] }))
             : [
