@@ -8,6 +8,8 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Diagnostics;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
@@ -22,9 +24,18 @@ public static class CoreServices
     {
         services.TryAddSingleton(TimeProvider.System);
         services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
-        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section);
+        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddDbContext<BenchDbContext>((sp, options) =>
-            options.UseSqlite(ConnectionString(sp.GetRequiredService<IOptions<DatabaseOptions>>().Value, sp.GetRequiredService<IHostEnvironment>())));
+        {
+            var database = sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
+            var path = DatabasePath(database, sp.GetRequiredService<IHostEnvironment>());
+            options.UseSqlite(new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = database.BusyTimeoutSeconds }.ToString());
+            options.AddInterceptors(new DatabaseFilesWritable(path));
+            // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
+            // every one at Error, and a loop retrying on a full disk would write hundreds of megabytes of log.
+            options.ConfigureWarnings(w => w.Log((RelationalEventId.CommandError, LogLevel.Debug)));
+            if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
+        });
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<TargetPolicy>();
         services.AddSingleton<NamedConnections>();
@@ -44,10 +55,10 @@ public static class CoreServices
         return services;
     }
 
-    static string ConnectionString(DatabaseOptions options, IHostEnvironment env)
+    static string DatabasePath(DatabaseOptions options, IHostEnvironment env)
     {
-        var path = options.ResolvePath(env.ContentRootPath, Environment.GetEnvironmentVariable);
-        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        return new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = 30 }.ToString();
+        var path = Path.GetFullPath(options.ResolvePath(env.ContentRootPath, Environment.GetEnvironmentVariable));
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        return path;
     }
 }

@@ -30,4 +30,16 @@ public sealed class RunnerOptions
     /// is stored in a few larger transactions instead of one per sample (bench/README.md: cache, c=1).
     /// </summary>
     [Range(0, 5_000)] public int SampleFlushIntervalMs { get; set; } = 100;
+
+    /// <summary>
+    /// Samples held in memory waiting to be stored (128 bytes each, measured: the default is about 122 MiB). When storing
+    /// cannot keep up and the buffer is full, the run's load stops and the run fails, saying how many were lost.
+    /// </summary>
+    [Range(1_000, 50_000_000)] public int SampleBufferSize { get; set; } = 1_000_000;
+
+    /// <summary>When storing samples has failed this long (a lock, a full or failing disk), the run's load stops.</summary>
+    [Range(1, 3_600)] public int StorageStallSeconds { get; set; } = 20;
+
+    /// <summary>After the load stopped, how long the writer keeps trying to store what it holds before counting it lost.</summary>
+    [Range(1, 3_600)] public int StorageGiveUpSeconds { get; set; } = 60;
 }

@@ -11,6 +11,18 @@ public sealed class DatabaseOptions
     /// </summary>
     public string? Path { get; set; }
 
+    /// <summary>How long a statement waits for another connection's lock before it fails with SQLITE_BUSY.</summary>
+    [System.ComponentModel.DataAnnotations.Range(1, 600)]
+    public int BusyTimeoutSeconds { get; set; } = 30;
+
+    /// <summary>
+    /// A ceiling on the database file (SQLite's max_page_count, set on every connection); null for none. Past it,
+    /// writes fail as "database full": runs stop with that reason instead of filling a small disk (an App
+    /// Service instance's local disk is a few GiB).
+    /// </summary>
+    [System.ComponentModel.DataAnnotations.Range(1, 1_000_000)]
+    public int? MaxSizeMiB { get; set; }
+
     /// <summary>
     /// The file to use. An explicit <see cref="Path"/> wins. Otherwise, on App Service (WEBSITE_INSTANCE_ID is
     /// set) the temp directory on the instance's local disk: the content root there is the /home share

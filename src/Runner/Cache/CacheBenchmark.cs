@@ -146,8 +146,10 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 try
                 {
                     var streak = new FailureStreak();
-                    while (claim() is var i && i >= 0)
+                    // The token is checked here because an in-process operation completes at once: its awaits never do.
+                    while (!phaseCancel.Token.IsCancellationRequested && claim() is var i && i >= 0)
                         await OperateAsync(phase, i, worker, streak, phaseCancel.Token);
+                    phaseCancel.Token.ThrowIfCancellationRequested();
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {

@@ -1,18 +1,22 @@
-using System.Threading.Channels;
 using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Runner.Execution;
 
 /// <summary>What an executor gets for one run: the parameters and a non-blocking place to drop samples.</summary>
-public sealed class RunContext(Run run, ChannelWriter<Sample> samples)
+/// <param name="store">Takes a sample without waiting; false when it cannot (the writer's buffer is full).</param>
+/// <param name="onRefused">Called when a sample was refused: the run must stop its load, or it measures into the void.</param>
+public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null)
 {
-    int completed;
+    int completed, refused;
 
     public Run Run { get; } = run;
     public string ParametersJson => Run.ParametersJson;
 
-    /// <summary>Requests finished so far; read by the heartbeat for live progress.</summary>
+    /// <summary>Requests finished so far (warm-up included), stored or not; read by the heartbeat for live progress.</summary>
     public int Completed => Volatile.Read(ref completed);
+
+    /// <summary>Samples the writer could not take: lost.</summary>
+    public int Refused => Volatile.Read(ref refused);
 
     /// <summary>Set by the executor before it returns; saved with the run.</summary>
     public CachingEvidence? CachingEvidence { get; set; }
@@ -20,14 +24,12 @@ public sealed class RunContext(Run run, ChannelWriter<Sample> samples)
     /// <summary>Error messages and notes for the reader; saved with the run when it has any.</summary>
     public RunNotes Notes { get; } = new();
 
-    /// <summary>
-    /// Hands the sample to the background writer. The channel is unbounded, so this never waits for the
-    /// disk: a slow database cannot stall request timing.
-    /// </summary>
+    /// <summary>Hands the sample to the background writer, which never makes this wait for the disk.</summary>
     public void Record(Sample sample)
     {
         sample.RunId = Run.Id;
-        samples.TryWrite(sample);
         Interlocked.Increment(ref completed);
+        if (store(sample)) return;
+        if (Interlocked.Increment(ref refused) == 1) onRefused?.Invoke();
     }
 }

@@ -1,4 +1,5 @@
 using BenchDashboard.Core;
+using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Scheduling;
 using Microsoft.Extensions.DependencyInjection;
@@ -9,32 +10,62 @@ namespace BenchDashboard.Runner.Execution;
 
 /// <summary>
 /// Takes one claimed run to a final status: starts the sample writer and the heartbeat, runs the kind's
-/// executor, waits until every sample is stored, then records the outcome.
+/// executor, waits until every sample is stored (or counted lost), then records the outcome. When storing
+/// fails for <see cref="RunnerOptions.StorageStallSeconds"/>, or the writer's buffer is full, the load stops
+/// and the run fails with the reason and the counts of samples measured, stored and lost: a run never goes on
+/// measuring into the void. Never throws.
 /// </summary>
 public sealed class RunProcessor(
     IEnumerable<IBenchmarkExecutor> executors, RunStore store, IServiceScopeFactory scopes,
     IOptions<RunnerOptions> options, ILogger<RunProcessor> logger)
 {
+    readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
+
     public async Task ProcessAsync(Run run, CancellationToken stopping)
     {
+        try
+        {
+            await ProcessCoreAsync(run, stopping);
+        }
+        catch (Exception ex)
+        {
+            // The run stays 'running' without heartbeats; recovery marks it interrupted.
+            logger.LogError(ex, "Run {RunId}: the runner could not see it through", run.Id);
+        }
+    }
+
+    async Task ProcessCoreAsync(Run run, CancellationToken stopping)
+    {
+        var o = options.Value;
         var environmentJson = Json.Serialize(EnvironmentSnapshot.Capture());
         var executor = executors.FirstOrDefault(e => e.Kind == run.Kind);
         if (executor is null)
         {
-            await store.FinishAsync(run.Id, RunStatus.Failed, 0, environmentJson, null, null, $"No executor for kind {run.Kind}.", CancellationToken.None);
+            await FinishAsync(new Outcome(run.Id, RunStatus.Failed, 0, environmentJson, null, null, $"No executor for kind {run.Kind}."), stopping);
             return;
         }
 
-        var writer = new SampleWriter(scopes, options.Value.SampleBatchSize, TimeSpan.FromMilliseconds(options.Value.SampleFlushIntervalMs));
-        var context = new RunContext(run, writer.Writer);
+        var writer = new SampleWriter(scopes, o.SampleBatchSize, TimeSpan.FromMilliseconds(o.SampleFlushIntervalMs), o.SampleBufferSize,
+            TimeSpan.FromSeconds(o.StorageGiveUpSeconds));
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var userCancelled = false;
+        string? storageStop = null; // why the load was stopped for storage's sake, if it was
+        void StopLoad(string why)
+        {
+            if (Interlocked.CompareExchange(ref storageStop, why, null) is null) cancel.Cancel();
+        }
 
-        // The writer gets its own token: samples already taken must still be stored after a cancel.
-        using var writerStop = new CancellationTokenSource();
-        var writing = writer.WriteAllAsync(writerStop.Token);
+        var bufferFull = false;
+        var context = new RunContext(run, writer.TryAdd, () =>
+        {
+            bufferFull = true;
+            StopLoad("the buffer was full");
+        });
+        var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();
-        var heartbeat = HeartbeatAsync(run.Id, context, () => { userCancelled = true; cancel.Cancel(); }, heartbeatStop.Token);
+        var heartbeat = Task.WhenAll(
+            HeartbeatAsync(run.Id, context, () => { userCancelled = true; cancel.Cancel(); }, heartbeatStop.Token),
+            WatchStorageAsync(writer, StopLoad, heartbeatStop.Token));
 
         RunStatus status;
         string? error = null;
@@ -47,7 +78,7 @@ public sealed class RunProcessor(
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {
             status = userCancelled ? RunStatus.Cancelled : RunStatus.Interrupted;
-            if (!userCancelled) error = "The runner was shut down during this run. Samples taken before that are kept.";
+            if (status == RunStatus.Interrupted) error = "The runner was shut down during this run. Samples taken before that are kept.";
         }
         catch (Exception ex)
         {
@@ -56,23 +87,74 @@ public sealed class RunProcessor(
             error = ex.Message;
         }
 
-        writer.Writer.Complete();
-        try
-        {
-            await writing;
-        }
-        catch (Exception ex)
-        {
-            logger.LogError(ex, "Storing samples of run {RunId} failed", run.Id);
-            status = RunStatus.Failed;
-            error = $"Storing samples failed: {ex.Message}";
-        }
-        heartbeatStop.Cancel();
+        writer.Complete();
+        await writing; // every sample stored, or the writer gave up after storing failed past its bound
+        await heartbeatStop.CancelAsync();
         await heartbeat;
 
-        await store.FinishAsync(run.Id, status, context.Completed, environmentJson, context.CachingEvidence, context.Notes, error, CancellationToken.None);
-        logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, context.Completed);
+        var measured = context.Completed;
+        var lost = measured - writer.Stored;
+        if (storageStop is not null || writer.GaveUp)
+        {
+            status = RunStatus.Failed;
+            // A full buffer is a symptom: when storing failed meanwhile (a lock is only known after the busy
+            // timeout), that failure is the reason; otherwise storing was merely slower than the load.
+            var why = bufferFull
+                ? writer.LastFault is { } f
+                    ? $"{f.Reason} for {writer.LongestFailure.TotalSeconds:N0} s, and the {o.SampleBufferSize:N0} samples waiting filled the buffer"
+                    : $"storing could not keep up: {o.SampleBufferSize:N0} samples were waiting to be stored"
+                : storageStop ?? $"{writer.Fault?.Reason ?? "storing failed"} after the run";
+            error = $"Storing samples failed: {why}{(storageStop is null ? "" : "; the load was stopped")}. {measured:N0} samples measured, {writer.Stored:N0} stored, {lost:N0} lost.";
+            logger.LogError("Run {RunId}: {Error}", run.Id, error);
+        }
+
+        await FinishAsync(new Outcome(run.Id, status, measured, environmentJson, context.CachingEvidence, context.Notes, error), stopping);
+        logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, measured);
         await SummarizeAsync(run.Id);
+    }
+
+    sealed record Outcome(long RunId, RunStatus Status, int Completed, string? EnvironmentJson, CachingEvidence? Evidence, RunNotes? Notes, string? Error);
+
+    /// <summary>
+    /// Records the outcome; while storage refuses, tries a minimal update (status, end, reason: it fits in the
+    /// row's page when a full disk refuses the notes), then waits and tries again until it is stored or the
+    /// runner stops. A run left 'running' by a stop is recovered at the next start.
+    /// </summary>
+    async Task FinishAsync(Outcome o, CancellationToken stopping)
+    {
+        var backoff = TimeSpan.FromMilliseconds(200);
+        while (true)
+        {
+            try
+            {
+                await store.FinishAsync(o.RunId, o.Status, o.Completed, o.EnvironmentJson, o.Evidence, o.Notes, o.Error, CancellationToken.None);
+                return;
+            }
+            catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
+            {
+                StorageFault.ForgetConnections();
+                try
+                {
+                    await store.FinishBrieflyAsync(o.RunId, o.Status, o.Completed, o.Error, CancellationToken.None);
+                    logger.LogWarning("Run {RunId}: only its status and reason could be stored ({Reason})", o.RunId, fault.Reason);
+                    return;
+                }
+                catch (Exception brief) when (StorageFault.Of(brief) is not null)
+                {
+                    quiet.Error(null, $"Run {o.RunId}: its outcome ({o.Status}) cannot be stored: {fault.Reason}; trying again.");
+                }
+            }
+            if (stopping.IsCancellationRequested) return;
+            try
+            {
+                await Task.Delay(backoff, stopping);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+            backoff = TimeSpan.FromTicks(Math.Min(backoff.Ticks * 2, TimeSpan.FromSeconds(5).Ticks));
+        }
     }
 
     /// <summary>Stores the run's key figures now, so trends and regression checks never re-read its samples.</summary>
@@ -91,6 +173,7 @@ public sealed class RunProcessor(
         }
     }
 
+    /// <summary>Keeps the run's heartbeat and progress fresh and watches for a cancel.</summary>
     async Task HeartbeatAsync(long runId, RunContext context, Action onCancelRequested, CancellationToken ct)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(options.Value.HeartbeatIntervalMs));
@@ -104,10 +187,30 @@ public sealed class RunProcessor(
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {
-                    // A locked or slow database must not end the run; the next tick tries again.
-                    logger.LogWarning(ex, "Heartbeat of run {RunId} failed", runId);
+                    if (StorageFault.Of(ex) is not null) StorageFault.ForgetConnections();
+                    // A locked or slow database must not end the run by itself; the storage watch decides.
+                    quiet.Warning(ex, $"Heartbeat of run {runId} failed: {StorageFault.Of(ex)?.Reason ?? ex.Message}");
                 }
             }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    /// <summary>
+    /// Stops the load once storing has failed for the stall bound, or at once for a fault that will not pass
+    /// (a full disk). Its own loop: a heartbeat can itself wait out the busy timeout on a locked database.
+    /// </summary>
+    async Task WatchStorageAsync(SampleWriter writer, Action<string> stopLoad, CancellationToken ct)
+    {
+        var stall = TimeSpan.FromSeconds(options.Value.StorageStallSeconds);
+        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(Math.Min(250, options.Value.HeartbeatIntervalMs)));
+        try
+        {
+            while (await timer.WaitForNextTickAsync(ct))
+                if (writer.Fault is { } fault && (!fault.MayPass || writer.GaveUp || writer.FailingFor > stall))
+                    stopLoad(fault.MayPass ? $"{fault.Reason} for {writer.FailingFor.TotalSeconds:N0} s" : fault.Reason);
         }
         catch (OperationCanceledException)
         {

@@ -1,4 +1,5 @@
 using System.Data.Common;
+using System.Diagnostics;
 using System.Threading.Channels;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
@@ -9,38 +10,150 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchDashboard.Runner.Execution;
 
 /// <summary>
-/// Drains a run's sample channel into the database in batches, off the measurement path. Samples are
-/// inserted with one prepared command per batch on EF Core's own connection and transaction: tracked
-/// entities cost 53 µs of CPU per sample (bench/README.md), which on a 2-core machine took most of a core
-/// from the requests being measured; the prepared insert costs 9 µs. The schema is still EF's. A commit has a
-/// cost of its own, so a batch that was not full is followed by a pause of <paramref name="flushInterval"/>:
-/// at 7,000 samples/s in ones and twos the commits alone took the CPU that Redis and the client needed.
+/// Drains a run's samples into the database in batches, off the measurement path. Samples are inserted
+/// with one prepared command per batch on EF Core's own connection and transaction: tracked entities cost
+/// 53 µs of CPU per sample (bench/README.md), which on a 2-core machine took most of a core from the
+/// requests being measured; the prepared insert costs 9 µs. The schema is still EF's. A commit has a cost of
+/// its own, so a batch that was not full is followed by a pause of <c>flushInterval</c>: at 7,000
+/// samples/s in ones and twos the commits alone took the CPU that Redis and the client needed.
+/// <para>
+/// Storage faults (a lock held past the busy timeout, a full disk, a read-only or failing file) do not stop
+/// the writer: it retries the same batch with backoff and reports how long it has been failing, so the
+/// run can stop its load (<see cref="RunProcessor"/>). Only once the load has stopped and storing has still
+/// failed for <c>giveUpAfter</c> does it give up; what it holds then is counted as lost, never dropped silently.
+/// The buffer holds at most <c>capacity</c> samples: <see cref="TryAdd"/> refuses past that, without ever
+/// waiting, so a slow disk cannot stall request timing.
+/// </para>
 /// </summary>
-public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, TimeSpan flushInterval)
+public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, TimeSpan flushInterval, int capacity, TimeSpan giveUpAfter)
 {
+    static readonly TimeSpan FirstBackoff = TimeSpan.FromMilliseconds(100), MaxBackoff = TimeSpan.FromSeconds(2);
+
+    // Unbounded underneath, bounded by the count: the channel's own bound would take a lock on every write.
     readonly Channel<Sample> channel = Channel.CreateUnbounded<Sample>(new UnboundedChannelOptions { SingleReader = true });
+    long buffered, stored, failingSince, completedAt, longestFailureTicks;
+    volatile StorageFault? fault, lastFault;
 
-    public ChannelWriter<Sample> Writer => channel.Writer;
+    /// <summary>Queues a sample; false when the buffer is full (the caller must stop the load: storing cannot keep up).</summary>
+    public bool TryAdd(Sample sample)
+    {
+        if (Interlocked.Increment(ref buffered) > capacity)
+        {
+            Interlocked.Decrement(ref buffered);
+            return false;
+        }
+        return channel.Writer.TryWrite(sample);
+    }
 
-    /// <summary>Runs until the writer is completed and every sample is stored.</summary>
-    public async Task WriteAllAsync(CancellationToken ct)
+    /// <summary>No more samples will come; the writer stores what it holds, or gives up after <c>giveUpAfter</c> of failing.</summary>
+    public void Complete()
+    {
+        Interlocked.CompareExchange(ref completedAt, Stopwatch.GetTimestamp(), 0);
+        channel.Writer.TryComplete();
+    }
+
+    public long Stored => Interlocked.Read(ref stored);
+    public long Buffered => Interlocked.Read(ref buffered);
+
+    /// <summary>Why the last attempt to store failed, while storing is failing; null once a batch is stored again.</summary>
+    public StorageFault? Fault => fault;
+
+    /// <summary>The last fault seen during the run, even if storing recovered since: why a buffer filled up.</summary>
+    public StorageFault? LastFault => lastFault;
+
+    /// <summary>The longest stretch storing failed without a success, the current one included.</summary>
+    public TimeSpan LongestFailure => TimeSpan.FromTicks(Math.Max(Interlocked.Read(ref longestFailureTicks), FailingFor.Ticks));
+
+    void RecordFailure(TimeSpan length)
+    {
+        long current;
+        while ((current = Interlocked.Read(ref longestFailureTicks)) < length.Ticks && Interlocked.CompareExchange(ref longestFailureTicks, length.Ticks, current) != current) { }
+    }
+
+    /// <summary>How long storing has failed without a success in between; zero when it is not failing.</summary>
+    public TimeSpan FailingFor => Interlocked.Read(ref failingSince) is var since and > 0 ? Stopwatch.GetElapsedTime(since) : TimeSpan.Zero;
+
+    /// <summary>Gave up with samples unstored (the run must say how many were lost).</summary>
+    public bool GaveUp { get; private set; }
+
+    /// <summary>Runs until every sample is stored after <see cref="Complete"/>, or until it gives up. Never throws for a storage fault.</summary>
+    public async Task WriteAllAsync()
     {
         var batch = new List<Sample>(batchSize);
-        while (await channel.Reader.WaitToReadAsync(ct))
+        while (await channel.Reader.WaitToReadAsync())
         {
             while (batch.Count < batchSize && channel.Reader.TryRead(out var sample)) batch.Add(sample);
-            await SaveAsync(batch, ct);
+            if (!await SaveWithRetriesAsync(batch))
+            {
+                GaveUp = true;
+                return;
+            }
+            Interlocked.Add(ref buffered, -batch.Count);
             var full = batch.Count == batchSize;
             batch.Clear();
-            if (!full && flushInterval > TimeSpan.Zero) await Task.Delay(flushInterval, ct);
+            if (!full && flushInterval > TimeSpan.Zero && !channel.Reader.Completion.IsCompleted) await Task.Delay(flushInterval);
         }
     }
 
-    async Task SaveAsync(List<Sample> batch, CancellationToken ct)
+    /// <summary>Stores the batch, retrying storage faults with backoff; false when giving up.</summary>
+    async Task<bool> SaveWithRetriesAsync(List<Sample> batch)
+    {
+        var backoff = FirstBackoff;
+        while (true)
+        {
+            try
+            {
+                await SaveAsync(batch);
+                Interlocked.Add(ref stored, batch.Count);
+                if (Interlocked.Exchange(ref failingSince, 0) is var since and > 0) RecordFailure(Stopwatch.GetElapsedTime(since));
+                fault = null;
+                return true;
+            }
+            catch (Exception ex)
+            {
+                // Anything but SQLite's own report is a bug here, not a passing condition: give up at once.
+                var current = StorageFault.Of(ex) ?? new StorageFault($"storing failed: {ex.GetType().Name}: {ex.Message}", false);
+                fault = current;
+                lastFault = current;
+                StorageFault.ForgetConnections();
+                Interlocked.CompareExchange(ref failingSince, Stopwatch.GetTimestamp(), 0);
+                if (!current.MayPass || GiveUpNow()) return false;
+            }
+            await Task.Delay(backoff);
+            backoff = TimeSpan.FromTicks(Math.Min(backoff.Ticks * 2, MaxBackoff.Ticks));
+        }
+    }
+
+    /// <summary>Only after the load has stopped: while it runs, the run decides when to stop it.</summary>
+    bool GiveUpNow() =>
+        Interlocked.Read(ref completedAt) is var completed and > 0
+        && Stopwatch.GetElapsedTime(Math.Max(completed, Interlocked.Read(ref failingSince))) > giveUpAfter;
+
+    async Task SaveAsync(List<Sample> batch)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        await using var transaction = await db.Database.BeginTransactionAsync(ct);
+        var transaction = await db.Database.BeginTransactionAsync();
+        try
+        {
+            await InsertAsync(db, transaction, batch);
+            await transaction.CommitAsync();
+        }
+        catch
+        {
+            // A failed rollback ("cannot rollback - no transaction is active" after a read-only WAL) must not
+            // replace the failure that matters.
+            try { await transaction.RollbackAsync(); } catch (Exception) { }
+            throw;
+        }
+        finally
+        {
+            try { await transaction.DisposeAsync(); } catch (Exception) { }
+        }
+    }
+
+    static async Task InsertAsync(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
+    {
         await using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = """
@@ -60,7 +173,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         var connection = Parameter(insert, "$connection");
         var series = Parameter(insert, "$series");
         var hit = Parameter(insert, "$hit");
-        await insert.PrepareAsync(ct);
+        await insert.PrepareAsync();
 
         foreach (var s in batch)
         {
@@ -77,9 +190,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             connection.Value = s.Connection;
             series.Value = (object?)s.Series ?? DBNull.Value;
             hit.Value = (object?)s.Hit ?? DBNull.Value;
-            await insert.ExecuteNonQueryAsync(ct);
+            await insert.ExecuteNonQueryAsync();
         }
-        await transaction.CommitAsync(ct);
     }
 
     static DbParameter Parameter(DbCommand command, string name)

@@ -50,7 +50,8 @@ public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
     static Task RunPhaseAsync(HttpConnection[] connections, RunContext context, Func<long> claim, long runStart, bool warmup, CancellationToken ct) =>
         Task.WhenAll(connections.Select(connection => Task.Run(async () =>
         {
-            while (claim() is var index && index >= 0)
+            while (!ct.IsCancellationRequested && claim() is var index && index >= 0)
                 context.Record(await connection.SendAsync((int)index, runStart, warmup, ct));
+            ct.ThrowIfCancellationRequested(); // a run stopped between two requests did not complete
         }, ct)));
 }

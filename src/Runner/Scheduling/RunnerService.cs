@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -14,24 +15,30 @@ public sealed class RunnerService(
     RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse, BenchmarkKinds kinds, IEnumerable<IBenchmarkExecutor> executors,
     IOptions<RunnerOptions> options, ILogger<RunnerService> logger) : BackgroundService
 {
+    static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(30);
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var inFlight = new List<Task>();
+        var quiet = new QuietLog(logger, TimeSpan.FromMinutes(1));
+        var failures = 0;
         logger.LogInformation("Runner {Name} started", store.RunnerName);
         foreach (var kind in kinds.All.Where(k => executors.All(e => e.Kind != k.Name)))
             logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add an IBenchmarkExecutor whose Kind is '{Kind}' to src/Runner.", kind.Name, kind.Name);
         while (!stoppingToken.IsCancellationRequested)
         {
+            // First, whatever else fails: a finished task left in the list makes WhenAny below return at once.
+            inFlight.RemoveAll(t => t.IsCompleted);
             try
             {
                 var interrupted = await store.MarkInterruptedAsync(stoppingToken);
                 if (interrupted > 0) logger.LogWarning("Marked {Count} orphaned run(s) as interrupted", interrupted);
                 await cron.EnqueueDueAsync(stoppingToken);
 
-                inFlight.RemoveAll(t => t.IsCompleted);
                 while (inFlight.Count < options.Value.MaxParallelRuns && await store.TryClaimAsync(stoppingToken) is { } run)
                     inFlight.Add(processor.ProcessAsync(run, stoppingToken));
                 pulse.Beat();
+                failures = 0;
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
@@ -39,13 +46,21 @@ public sealed class RunnerService(
             }
             catch (Exception ex)
             {
-                logger.LogError(ex, "Runner loop failed; retrying");
+                failures++;
+                var fault = StorageFault.Of(ex);
+                if (fault is not null) StorageFault.ForgetConnections();
+                var reason = fault?.Reason ?? $"{ex.GetType().Name}: {ex.Message}";
+                pulse.Fail(reason);
+                quiet.Error(ex, $"Runner loop failed: {reason}; retrying with backoff.");
             }
 
-            var wake = Task.Delay(options.Value.PollIntervalMs, stoppingToken);
+            // Back off on the loop's own errors (a full or locked database): 1, 2, 4 … 30 polls' worth at most.
+            var wait = failures == 0
+                ? TimeSpan.FromMilliseconds(options.Value.PollIntervalMs)
+                : TimeSpan.FromTicks(Math.Min(TimeSpan.FromMilliseconds(options.Value.PollIntervalMs).Ticks << Math.Min(failures, 10), MaxBackoff.Ticks));
+            var wake = Task.Delay(wait, stoppingToken);
             await Task.WhenAny(inFlight.Append(wake));
         }
         await Task.WhenAll(inFlight);
     }
 }
-

@@ -169,9 +169,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         Task RoundsAsync(Func<long> claim, bool warmup, CancellationToken ct) =>
             Task.WhenAll(connections.Select((own, worker) => Task.Run(async () =>
             {
-                while (claim() >= 0)
+                while (!ct.IsCancellationRequested && claim() >= 0)
                     for (var v = 0; v < variants.Count; v++)
                         context.Record(await SendAsync(own[v], v, worker, warmup, ct));
+                ct.ThrowIfCancellationRequested(); // a run stopped between two rounds did not complete
             }, ct)));
 
         async Task<Sample> SendAsync(TableConnection connection, int v, int worker, bool warmup, CancellationToken runToken)

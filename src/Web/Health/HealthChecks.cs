@@ -29,6 +29,8 @@ public sealed class RunnerHealthCheck(IServiceProvider services, IOptions<Runner
     {
         if (services.GetService<RunnerPulse>() is not { } pulse)
             return Task.FromResult(HealthCheckResult.Healthy("The runner is not embedded (Runner:Embedded=false): check its own process."));
+        if (pulse.Failure is { } failure)
+            return Task.FromResult(HealthCheckResult.Unhealthy($"The runner's passes have failed for {(time.GetUtcNow() - failure.Since).TotalSeconds:N0} s: {failure.Reason}. Queued runs wait until it passes again."));
         var limit = TimeSpan.FromMilliseconds(Math.Max(3 * options.Value.PollIntervalMs, 10_000));
         return Task.FromResult(pulse.LastBeat is { } beat && time.GetUtcNow() - beat <= limit
             ? HealthCheckResult.Healthy($"Last pass {(time.GetUtcNow() - beat).TotalSeconds:N1} s ago.")

@@ -20,7 +20,7 @@ static class HttpRun
         HttpParameters parameters, CancellationToken ct = default)
     {
         var channel = Channel.CreateUnbounded<Sample>();
-        var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer);
+        var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer.TryWrite);
         try
         {
             await new HttpBenchmark(LoopbackAllowed).ExecuteAsync(context, ct);

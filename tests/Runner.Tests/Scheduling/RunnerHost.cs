@@ -6,6 +6,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 
@@ -16,17 +17,23 @@ sealed class RunnerHost : IAsyncDisposable
     public IHost Host { get; }
     public IServiceProvider Services => Host.Services;
 
+    /// <summary>Everything the host logged.</summary>
+    public LogCapture Logs { get; } = new();
+
+    public string DatabasePath => dir.File("bench.db");
+
     RunnerHost(Dictionary<string, string?> settings)
     {
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
         {
-            ["Database:Path"] = dir.File("bench.db"),
+            ["Database:Path"] = DatabasePath,
             ["Runner:PollIntervalMs"] = "50",
             ["Runner:HeartbeatIntervalMs"] = "100",
             ["Targets:AllowLoopback"] = "true", // the tests' targets are on 127.0.0.1
         });
         builder.Configuration.AddInMemoryCollection(settings);
+        builder.Logging.AddProvider(Logs);
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
         Host = builder.Build();
