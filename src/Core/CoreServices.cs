@@ -28,7 +28,7 @@ public static class CoreServices
         services.AddDbContext<BenchDbContext>((sp, options) =>
         {
             var database = sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
-            var path = DatabasePath(database, sp.GetRequiredService<IHostEnvironment>());
+            var path = database.FullPath(sp.GetRequiredService<IHostEnvironment>());
             options.UseSqlite(new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = database.BusyTimeoutSeconds }.ToString());
             options.AddInterceptors(new DatabaseFilesWritable(path));
             // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
@@ -53,12 +53,5 @@ public static class CoreServices
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<BenchmarkStore>();
         return services;
-    }
-
-    static string DatabasePath(DatabaseOptions options, IHostEnvironment env)
-    {
-        var path = Path.GetFullPath(options.ResolvePath(env.ContentRootPath, Environment.GetEnvironmentVariable));
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        return path;
     }
 }

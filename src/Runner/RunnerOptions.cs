@@ -10,8 +10,14 @@ public sealed class RunnerOptions
     /// <summary>Web only: host the runner inside the dashboard process (the default).</summary>
     public bool Embedded { get; set; } = true;
 
-    /// <summary>Runs measured at the same time by this runner. One by default so runs do not disturb each other.</summary>
+    /// <summary>
+    /// Runs measured at the same time, by all runners on the database unless <see cref="ParallelLimit"/> says
+    /// otherwise. One by default so runs do not disturb each other.
+    /// </summary>
     [Range(1, 16)] public int MaxParallelRuns { get; set; } = 1;
+
+    /// <summary>Whom <see cref="MaxParallelRuns"/> counts: every runner on the database (the default), or this runner only.</summary>
+    public ParallelLimit ParallelLimit { get; set; } = ParallelLimit.Database;
 
     /// <summary>How often to look for queued runs and due schedules.</summary>
     [Range(10, 60_000)] public int PollIntervalMs { get; set; } = 1000;
@@ -42,4 +48,13 @@ public sealed class RunnerOptions
 
     /// <summary>After the load stopped, how long the writer keeps trying to store what it holds before counting it lost.</summary>
     [Range(1, 3_600)] public int StorageGiveUpSeconds { get; set; } = 60;
+}
+
+public enum ParallelLimit
+{
+    /// <summary>Runs of every runner sharing the database count: two runner processes never measure at once.</summary>
+    Database,
+
+    /// <summary>Only this runner's runs count: runners on separate machines measuring separate targets.</summary>
+    Runner,
 }

@@ -11,6 +11,7 @@ public static class RunnerServices
     public static IServiceCollection AddBenchRunner(this IServiceCollection services)
     {
         services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<RunnerIdentity>();
         services.AddSingleton<RunStore>();
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();

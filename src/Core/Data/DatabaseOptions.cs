@@ -39,4 +39,12 @@ public sealed class DatabaseOptions
             return System.IO.Path.Combine(System.IO.Path.GetTempPath(), "benchdashboard", "benchdashboard.db");
         return System.IO.Path.Combine(contentRoot, "data", "benchdashboard.db");
     }
+
+    /// <summary>The file's absolute path for this host; its folder is created if missing.</summary>
+    public string FullPath(Microsoft.Extensions.Hosting.IHostEnvironment environment)
+    {
+        var path = System.IO.Path.GetFullPath(ResolvePath(environment.ContentRootPath, Environment.GetEnvironmentVariable));
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
+        return path;
+    }
 }

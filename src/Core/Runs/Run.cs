@@ -28,6 +28,12 @@ public sealed class Run
     /// <summary>Requests finished so far (warm-up included), for live progress.</summary>
     public int CompletedRequests { get; set; }
 
+    /// <summary>
+    /// How many samples the executor produced, written when its load ended normally and before the last ones
+    /// are stored: a runner that dies after that point left a complete run if that many samples are stored.
+    /// </summary>
+    public int? MeasuredSamples { get; set; }
+
     public string? EnvironmentJson { get; set; }
 
     /// <summary>Distinct values of caching headers seen in responses (<see cref="CachingEvidence"/>) as JSON.</summary>

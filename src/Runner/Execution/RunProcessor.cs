@@ -45,6 +45,15 @@ public sealed class RunProcessor(
             return;
         }
 
+        try
+        {
+            await store.StartedAsync(run.Id, environmentJson, stopping);
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
+        {
+            quiet.Warning(null, $"Run {run.Id}: its environment could not be stored at the start ({fault.Reason}); it is stored at the end.");
+        }
+
         var writer = new SampleWriter(scopes, o.SampleBatchSize, TimeSpan.FromMilliseconds(o.SampleFlushIntervalMs), o.SampleBufferSize,
             TimeSpan.FromSeconds(o.StorageGiveUpSeconds));
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(stopping);
@@ -74,6 +83,7 @@ public sealed class RunProcessor(
             logger.LogInformation("Run {RunId} ({Kind}) started", run.Id, run.Kind);
             await executor.ExecuteAsync(context, cancel.Token);
             status = RunStatus.Completed;
+            await MarkMeasuredAsync(run.Id, context.Completed);
         }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {
@@ -111,6 +121,19 @@ public sealed class RunProcessor(
         await FinishAsync(new Outcome(run.Id, status, measured, environmentJson, context.CachingEvidence, context.Notes, error), stopping);
         logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, measured);
         await SummarizeAsync(run.Id);
+    }
+
+    /// <summary>Says the load ended with this many samples, so a crash while the last are stored can still leave a complete run.</summary>
+    async Task MarkMeasuredAsync(long runId, int samples)
+    {
+        try
+        {
+            await store.MeasuredAsync(runId, samples, CancellationToken.None);
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is not null)
+        {
+            // Only recovery after a crash needs it; the outcome itself is stored below.
+        }
     }
 
     sealed record Outcome(long RunId, RunStatus Status, int Completed, string? EnvironmentJson, CachingEvidence? Evidence, RunNotes? Notes, string? Error);

@@ -11,39 +11,88 @@ namespace BenchDashboard.Runner.Scheduling;
 /// The runner's writes to the Runs table. Status changes are conditional UPDATEs so that several runner
 /// processes sharing one database never claim the same run or overwrite each other's outcome.
 /// </summary>
-public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOptions<RunnerOptions> options)
+public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOptions<RunnerOptions> options, RunnerIdentity identity)
 {
-    public string RunnerName { get; } = $"{Environment.MachineName}/{Environment.ProcessId}";
+    /// <summary>"{machine}/{slot}": the same after a restart (<see cref="RunnerIdentity"/>).</summary>
+    public string RunnerName => identity.Name;
 
     long Now => time.GetUtcNow().ToUnixTimeMilliseconds();
 
-    /// <summary>Claims the oldest queued run, or returns null when none is waiting.</summary>
+    /// <summary>
+    /// Claims the oldest queued run, or returns null when none is waiting or <see cref="RunnerOptions.MaxParallelRuns"/>
+    /// runs are already running: on the whole database by default, so that two runner processes do not
+    /// measure at once and disturb each other; only this runner's with <c>Runner:ParallelLimit=runner</c>.
+    /// The limit is part of the claiming UPDATE, which SQLite executes alone, so it holds under races.
+    /// </summary>
     public async Task<Run?> TryClaimAsync(CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        var max = options.Value.MaxParallelRuns;
+        var anyRunner = options.Value.ParallelLimit == ParallelLimit.Database;
         while (true)
         {
             var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
             if (candidate is not { } id) return null;
             var now = Now;
             var claimed = await db.Database.ExecuteSqlInterpolatedAsync(
-                $"UPDATE Runs SET Status = 'Running', StartedUtcMs = {now}, HeartbeatUtcMs = {now}, RunnerName = {RunnerName} WHERE Id = {id} AND Status = 'Queued'", ct);
+                $"""
+                UPDATE Runs SET Status = 'Running', StartedUtcMs = {now}, HeartbeatUtcMs = {now}, RunnerName = {RunnerName}
+                WHERE Id = {id} AND Status = 'Queued'
+                  AND (SELECT COUNT(*) FROM Runs WHERE Status = 'Running' AND ({anyRunner} OR RunnerName = {RunnerName})) < {max}
+                """, ct);
             if (claimed == 1) return await db.Runs.AsNoTracking().FirstAsync(r => r.Id == id, ct);
-            // Another runner (or a cancel) got there first; look again.
+            // Another runner (or a cancel) got there first, or the limit is reached: look again, or stop.
+            if (await db.Runs.CountAsync(r => r.Status == RunStatus.Running && (anyRunner || r.RunnerName == RunnerName), ct) >= max) return null;
         }
     }
 
-    /// <summary>Marks runs whose runner stopped sending heartbeats as interrupted; returns how many.</summary>
-    public async Task<int> MarkInterruptedAsync(CancellationToken ct)
+    /// <summary>
+    /// Ends runs whose runner is gone: this runner's own from before a restart (it holds their runner's name,
+    /// so their runner is dead: <see cref="RunnerIdentity"/>), and any runner's whose heartbeat is older than
+    /// <see cref="RunnerOptions.StaleAfterSeconds"/>. Progress becomes what is stored. A run whose executor
+    /// had finished (<see cref="Run.MeasuredSamples"/>) and whose samples are all stored is completed; the
+    /// others are interrupted, keeping their samples. Returns how many runs were ended.
+    /// </summary>
+    public async Task<int> RecoverAsync(bool ownOnly, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var now = Now;
         var staleBefore = now - options.Value.StaleAfterSeconds * 1000L;
-        var message = $"The runner stopped without finishing this run (no heartbeat for {options.Value.StaleAfterSeconds} s). Samples stored before that are kept.";
+        var why = ownOnly
+            ? "The runner's process ended during this run; it was recovered when the runner started again."
+            : $"The runner stopped without finishing this run (no heartbeat for {options.Value.StaleAfterSeconds} s).";
+        var completedNote = Json.Serialize(new RunNotes { Notes = [$"{why} Every measured sample had been stored, so the run is complete; its notes were lost with the process."] });
         return await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = 'Interrupted', EndedUtcMs = {now}, Error = {message} WHERE Status = 'Running' AND (HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore})", ct);
+            $"""
+            UPDATE Runs SET
+                CompletedRequests = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id),
+                Status = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN 'Completed' ELSE 'Interrupted' END,
+                Error = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN NULL
+                    ELSE {why} || ' The ' || (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) || ' samples stored before that are kept.' END,
+                NotesJson = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN COALESCE(NotesJson, {completedNote}) ELSE NotesJson END,
+                EndedUtcMs = {now}
+            WHERE Status = 'Running' AND (CASE WHEN {ownOnly} THEN RunnerName = {RunnerName} ELSE HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore} END)
+            """, ct);
+    }
+
+    /// <summary>The environment, stored as the run starts (a crash later must not lose it).</summary>
+    public async Task StartedAsync(long runId, string environmentJson, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET EnvironmentJson = {environmentJson} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
+    }
+
+    /// <summary>The executor finished its load with this many samples; storing the last of them may still be under way.</summary>
+    public async Task MeasuredAsync(long runId, int samples, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        await db.Database.ExecuteSqlInterpolatedAsync(
+            $"UPDATE Runs SET MeasuredSamples = {samples} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
     }
 
     /// <summary>Refreshes the heartbeat and progress of a run this runner owns; returns whether a cancel was requested.</summary>

@@ -22,6 +22,7 @@ public sealed class RunnerService(
         var inFlight = new List<Task>();
         var quiet = new QuietLog(logger, TimeSpan.FromMinutes(1));
         var failures = 0;
+        var recovered = false;
         logger.LogInformation("Runner {Name} started", store.RunnerName);
         foreach (var kind in kinds.All.Where(k => executors.All(e => e.Kind != k.Name)))
             logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add an IBenchmarkExecutor whose Kind is '{Kind}' to src/Runner.", kind.Name, kind.Name);
@@ -31,8 +32,15 @@ public sealed class RunnerService(
             inFlight.RemoveAll(t => t.IsCompleted);
             try
             {
-                var interrupted = await store.MarkInterruptedAsync(stoppingToken);
-                if (interrupted > 0) logger.LogWarning("Marked {Count} orphaned run(s) as interrupted", interrupted);
+                if (!recovered)
+                {
+                    // Runs still 'running' under this runner's name belong to a process of ours that died: end them now.
+                    var own = await store.RecoverAsync(ownOnly: true, stoppingToken);
+                    if (own > 0) logger.LogWarning("Recovered {Count} run(s) this runner left running when its process ended", own);
+                    recovered = true;
+                }
+                var stale = await store.RecoverAsync(ownOnly: false, stoppingToken);
+                if (stale > 0) logger.LogWarning("Ended {Count} run(s) whose runner stopped sending heartbeats", stale);
                 await cron.EnqueueDueAsync(stoppingToken);
 
                 while (inFlight.Count < options.Value.MaxParallelRuns && await store.TryClaimAsync(stoppingToken) is { } run)

@@ -1,0 +1,46 @@
+using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Runner.Tests.Scheduling;
+
+/// <summary>Two runner processes on one database: by default Runner:MaxParallelRuns holds for both together.</summary>
+public sealed class ParallelLimitTests
+{
+    static async Task<List<Run>> RunSixOnTwoRunnersAsync(string parallelLimit)
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var first = await RunnerHost.CreateAsync(new() { ["Runner:ParallelLimit"] = parallelLimit });
+        await using var second = await RunnerHost.CreateAsync(new() { ["Database:Path"] = first.DatabasePath, ["Runner:ParallelLimit"] = parallelLimit });
+        var ids = new List<long>();
+        for (var i = 0; i < 6; i++)
+            ids.Add(await first.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=5").ToString(), Requests = 40 }, null, default)));
+
+        await Task.WhenAll(first.Host.StartAsync(), second.Host.StartAsync());
+        var runs = new List<Run>();
+        foreach (var id in ids) runs.Add(await first.UntilFinalAsync(id, seconds: 60));
+        await Task.WhenAll(first.Host.StopAsync(), second.Host.StopAsync());
+        Assert.All(runs, r => Assert.Equal(RunStatus.Completed, r.Status));
+        return runs;
+    }
+
+    static bool Overlap(Run a, Run b) => a.StartedUtcMs < b.EndedUtcMs && b.StartedUtcMs < a.EndedUtcMs;
+
+    [Fact]
+    public async Task TwoRunnersOnOneDatabaseNeverMeasureAtTheSameTime()
+    {
+        var runs = await RunSixOnTwoRunnersAsync("database");
+
+        for (var i = 0; i < runs.Count; i++)
+            for (var j = i + 1; j < runs.Count; j++)
+                Assert.False(Overlap(runs[i], runs[j]), $"runs {runs[i].Id} ({runs[i].RunnerName}) and {runs[j].Id} ({runs[j].RunnerName}) overlapped");
+    }
+
+    [Fact]
+    public async Task WithTheLimitPerRunnerEachRunnerMeasuresOnItsOwn()
+    {
+        var runs = await RunSixOnTwoRunnersAsync("runner");
+
+        Assert.Contains(runs, a => runs.Any(b => b.Id != a.Id && b.RunnerName != a.RunnerName && Overlap(a, b)));
+    }
+}
