@@ -29,6 +29,10 @@ public static class WebServices
             cookie.ExpireTimeSpan = TimeSpan.FromHours(8);
         });
         services.AddProblemDetails();
+        services.AddExceptionHandler<Api.RequestExceptionHandler>();
+        // A value that cannot be bound throws in every environment (not only Development), so that the handler
+        // above can answer a 400 naming it; left to itself, the framework answers an empty 400 in Production.
+        services.Configure<Microsoft.AspNetCore.Routing.RouteHandlerOptions>(o => o.ThrowOnBadRequest = true);
         // /healthz, for App Service's health check and swap warm-up (WEBSITE_SWAP_WARMUP_PING_PATH).
         services.AddHealthChecks()
             .AddCheck<Health.DatabaseHealthCheck>("database")

@@ -25,7 +25,7 @@ public sealed class LogCapture : ILoggerProvider
 
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
         {
-            if (IsEnabled(logLevel)) capture.Entries.Enqueue((logLevel, category, formatter(state, exception)));
+            if (IsEnabled(logLevel)) capture.Entries.Enqueue((logLevel, category, formatter(state, exception) + (exception is null ? "" : $" {exception.GetType().Name}: {exception.Message} {exception.StackTrace?.Split('\n').FirstOrDefault(l => l.Contains("BenchDashboard"))?.Trim()}")));
         }
     }
 }

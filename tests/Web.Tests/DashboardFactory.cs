@@ -3,6 +3,7 @@ using System.Text.Json;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Web.Tests;
 
@@ -12,18 +13,24 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
     readonly TempDirectory dir = new();
     readonly Dictionary<string, string?> settings;
 
+    /// <param name="settings">Configuration; the key "environment" sets the hosting environment (Development otherwise).</param>
     public DashboardFactory(Dictionary<string, string?>? settings = null) => this.settings = settings ?? [];
 
     public string DatabasePath => dir.File("bench.db");
 
+    /// <summary>Everything the dashboard logged.</summary>
+    public LogCapture Logs { get; } = new();
+
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.UseSetting("Database:Path", DatabasePath);
         builder.UseSetting("Demo:Seed", "false");
         builder.UseSetting("Runner:PollIntervalMs", "50");
         builder.UseSetting("Runner:HeartbeatIntervalMs", "100");
         builder.UseSetting("RunLimits:MaxRequests", "5000");
         foreach (var (key, value) in settings) builder.UseSetting(key, value);
+        if (settings.TryGetValue("environment", out var environment) && environment is not null) builder.UseEnvironment(environment);
     }
 
     /// <summary>Queues a run through the API and returns its id.</summary>

@@ -32,8 +32,11 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
         cron = string.IsNullOrWhiteSpace(cron) ? null : cron.Trim();
-        if (cron is not null && CrontabSchedule.TryParse(cron) is null)
+        if (cron is not null && (cron.Length > 100 || CrontabSchedule.TryParse(cron) is null))
             errors["cronSchedule"] = ["Enter a five-field cron expression (minute hour day month weekday), e.g. */15 * * * *."];
+        else if (cron is not null && cron.Split(' ', StringSplitOptions.RemoveEmptyEntries).Any(field => field.Split(',').Any(part => part.Contains('/') && part[(part.IndexOf('/') + 1)..].TrimStart('0').Length == 0)))
+            // NCrontab accepts a step of 0 and quietly treats it as another schedule.
+            errors["cronSchedule"] = ["A step of 0 ('*/0') repeats nothing: use a step of 1 or more."];
         if (errors.Count > 0) return (null, errors);
 
         var now = time.GetUtcNow().ToUnixTimeMilliseconds();

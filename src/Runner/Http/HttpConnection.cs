@@ -34,6 +34,10 @@ sealed class HttpConnection : IDisposable
     public HttpConnection(int id, HttpParameters parameters, TargetPolicy policy)
     {
         this.id = id;
+        // Validation refuses these; a line break in a header value would end it and could smuggle a second
+        // request (to a Host of the sender's choosing) past the target policy, so it is refused here too.
+        if (parameters.Headers.Any(h => h.Key.Concat(h.Value).Any(c => c is '\r' or '\n' or '\0')))
+            throw new TargetRefusedException("A header name or value contains a line break or NUL; nothing was sent.");
         this.parameters = parameters;
         this.policy = policy;
         uri = new Uri(parameters.Url);

@@ -60,4 +60,33 @@ public class HttpParametersValidatorTests
     [Fact]
     public void AHostHeaderIsRefusedTheUrlNamesTheHost() =>
         Assert.Contains("Host header comes from the URL", HttpParametersValidator.Validate(Valid with { Headers = new() { ["host"] = "app.scm.azurewebsites.net" } }, Limits)["headers"].Single());
+
+    [Fact]
+    public void HeadersThatFrameOrBreakTheRequestAreRefused()
+    {
+        var valid = new HttpParameters { Url = "http://example.com/", Requests = 1 };
+        Dictionary<string, string[]> With(Dictionary<string, string> headers) => HttpParametersValidator.Validate(valid with { Headers = headers }, new RunLimits());
+
+        Assert.Contains("line break", With(new() { ["X-A"] = "a\r\nHost: mysite.scm.azurewebsites.net" })["headers"].Single());
+        Assert.Contains("line break", With(new() { ["X-A"] = "a\0b" })["headers"].Single());
+        Assert.Contains("not a valid header name", With(new() { ["X-A\r\nHost"] = "x" })["headers"].Single());
+        foreach (var framing in new[] { "content-length", "Transfer-Encoding", "Connection", "Upgrade" })
+            Assert.Contains("is set by the client", With(new() { [framing] = "x" })["headers"].Single());
+        Assert.Contains("comes from the URL", With(new() { ["Host"] = "x" })["headers"].Single());
+        Assert.Empty(With(new() { ["Authorization"] = "Bearer x", ["X-Trace"] = "1" }));
+    }
+
+    [Fact]
+    public void SizesAreCappedForWhatIsStoredWithEveryRun()
+    {
+        var valid = new HttpParameters { Url = "http://example.com/", Requests = 1, Method = "POST" };
+        Dictionary<string, string[]> Check(HttpParameters p) => HttpParametersValidator.Validate(p, new RunLimits());
+
+        Assert.Contains("At most 64 headers", Check(valid with { Headers = Enumerable.Range(0, 65).ToDictionary(i => $"X-{i}", _ => "v") })["headers"].Single());
+        Assert.Contains("at most 8,192 characters", Check(valid with { Headers = new() { ["X-A"] = new string('v', 8193) } })["headers"].Single());
+        Assert.Contains("at most 64 KiB", Check(valid with { Body = new string('b', 64 * 1024 + 1) })["body"].Single());
+        Assert.Contains("at most 2,048 characters", Check(valid with { Url = "http://example.com/" + new string('p', 2048) })["url"].Single());
+        Assert.Contains("port must be between 1 and 65535", Check(valid with { Url = "http://127.0.0.1:0/" })["url"].Single());
+        Assert.Empty(Check(valid with { Body = new string('b', 64 * 1024), Headers = Enumerable.Range(0, 64).ToDictionary(i => $"X-{i}", _ => new string('v', 8192)) }));
+    }
 }

@@ -164,4 +164,24 @@ public class RunPagesTests
         Assert.Equal("ok endpoint", finished.GetProperty("benchmarkName").GetString());
         Assert.Equal(10, finished.GetProperty("stats").GetProperty("count").GetInt32());
     }
+
+    [Theory]
+    [InlineData("", "", "Enter a name of 1 to 200 characters.")]
+    [InlineData("  ", "", "Enter a name of 1 to 200 characters.")]
+    [InlineData("every zero minutes", "*/0 * * * *", "A step of 0 (&#x27;*/0&#x27;) repeats nothing")]
+    public async Task TheEditorRefusesAnEmptyNameAndAZeroStepWithAMessageAndStoresNothing(string name, string cron, string message)
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var fields = HttpFields("http://127.0.0.1:1/", "5");
+        fields["Name"] = name;
+        fields["CronSchedule"] = cron;
+        fields["kind"] = "http";
+
+        var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains(message, await response.Content.ReadAsStringAsync());
+        Assert.DoesNotContain("/benchmarks/edit/", await client.GetStringAsync("/benchmarks"));
+    }
 }

@@ -1,12 +1,22 @@
 namespace BenchDashboard.Core.Benchmarks.Http;
 
 /// <summary>
-/// Checks HTTP parameters against <see cref="RunLimits"/>. Errors are keyed by the API's field name so the
+/// Checks HTTP parameters against <see cref="RunLimits"/> and the size caps below (a body, a header, the
+/// URL are stored with every run and shown on every list). Errors are keyed by the API's field name so the
 /// API can return them as a validation problem and the form can show each beside its field.
 /// </summary>
 public static class HttpParametersValidator
 {
     static readonly HashSet<string> Methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+    /// <summary>Headers that frame the request on the wire: set by the client from the URL and body, never by a benchmark.</summary>
+    static readonly HashSet<string> FramingHeaders = new(StringComparer.OrdinalIgnoreCase) { "Host", "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "TE", "Trailer", "Keep-Alive", "Proxy-Connection" };
+
+    public const int MaxUrlLength = 2048;
+    public const int MaxHeaders = 64;
+    public const int MaxHeaderNameLength = 256;
+    public const int MaxHeaderValueLength = 8 * 1024;
+    public const int MaxBodyLength = 64 * 1024;
 
     public static Dictionary<string, string[]> Validate(HttpParameters p, RunLimits limits)
     {
@@ -17,20 +27,35 @@ public static class HttpParametersValidator
             list.Add(message);
         }
 
-        if (!Uri.TryCreate(p.Url, UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
+        if (p.Url is null || p.Url.Length > MaxUrlLength)
+            Add("url", $"Enter a URL of at most {MaxUrlLength:N0} characters.");
+        else if (!Uri.TryCreate(p.Url, UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
             Add("url", "Enter an absolute http:// or https:// URL.");
-        if (!Methods.Contains(p.Method))
+        else if (uri.Port is < 1 or > 65535)
+            Add("url", "The port must be between 1 and 65535.");
+        if (p.Method is null || !Methods.Contains(p.Method))
             Add("method", $"Method must be one of {string.Join(", ", Methods)}.");
         if (p.Body is not null && p.Method is "GET" or "HEAD")
             Add("body", "A GET or HEAD request cannot carry a body.");
+        if (p.Body is { Length: > MaxBodyLength })
+            Add("body", $"A body can be at most {MaxBodyLength / 1024:N0} KiB (it is stored with every run).");
         if (p.Headers is null) Add("headers", "Headers must be an object of names and values, or left out; not null.");
-        foreach (var name in p.Headers?.Keys ?? Enumerable.Empty<string>())
-            if (string.IsNullOrWhiteSpace(name) || name.Any(c => c <= ' ' || c == ':' || c > '~'))
-                Add("headers", $"'{name}' is not a valid header name.");
-            else if (name.Equals("Host", StringComparison.OrdinalIgnoreCase))
-                // The target policy judges the URL's host; a Host header would send the request to another
-                // site behind the same address (e.g. a slot's SCM site through the shared front end).
-                Add("headers", "The Host header comes from the URL; put the host name there.");
+        else if (p.Headers.Count > MaxHeaders) Add("headers", $"At most {MaxHeaders} headers.");
+        foreach (var (name, value) in p.Headers is { Count: <= MaxHeaders } headers ? headers : [])
+            if (string.IsNullOrWhiteSpace(name) || name.Length > MaxHeaderNameLength || name.Any(c => c <= ' ' || c == ':' || c > '~'))
+                Add("headers", $"'{Shown(name)}' is not a valid header name (visible ASCII without ':', at most {MaxHeaderNameLength} characters).");
+            else if (FramingHeaders.Contains(name))
+                // Host: the target policy judges the URL's host, and a Host header would send the request to another
+                // site behind the same address (a slot's SCM site). The others frame the request: set from the URL,
+                // body and keepAlive, or a request could be smuggled inside another.
+                Add("headers", name.Equals("Host", StringComparison.OrdinalIgnoreCase)
+                    ? "The Host header comes from the URL; put the host name there."
+                    : $"The {name} header is set by the client (from the URL, the body and keep-alive), not by a benchmark.");
+            else if (value is null || value.Length > MaxHeaderValueLength)
+                Add("headers", $"The value of '{name}' must be text of at most {MaxHeaderValueLength:N0} characters.");
+            else if (value.Any(c => c is '\r' or '\n' or '\0'))
+                // A line break would end the header and start another, or another request: header injection.
+                Add("headers", $"The value of '{name}' contains a line break or NUL; a header value is one line.");
 
         if (p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either a request count or a duration, not both.");
@@ -49,4 +74,8 @@ public static class HttpParametersValidator
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }
+
+    /// <summary>A name as a message may quote it: not too long, no control characters.</summary>
+    static string Shown(string? name) =>
+        name is null ? "" : new string(name.Take(40).Select(c => char.IsControl(c) ? '?' : c).ToArray()) + (name.Length > 40 ? "…" : "");
 }

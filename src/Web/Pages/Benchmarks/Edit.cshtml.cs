@@ -46,6 +46,8 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         Form = Current.NewForm();
         var prefix = Current.Pages.Prefix;
         await TryUpdateModelAsync(Form, Form.GetType(), prefix);
+        ModelState.KeepCheckboxesRenderable(Form, prefix);
+        ModelState.KeepCheckboxRenderable(nameof(Enabled));
         if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Page();
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);

@@ -28,7 +28,11 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
     {
         Current = forms.FindOrDefault(Kind);
         Form = Current.NewForm();
-        if (!await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix)) return Page();
+        if (!await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix))
+        {
+            ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);
+            return Page();
+        }
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)

@@ -31,4 +31,22 @@ public static class ModelStateErrors
     /// </summary>
     public static bool IsValidFor(this ModelStateDictionary modelState, string prefix) =>
         modelState.FindKeysWithPrefix(prefix).All(e => e.Value.ValidationState != ModelValidationState.Invalid);
+
+    /// <summary>
+    /// A checkbox (<c>asp-for</c> on a bool) re-rendered with a posted value that is not a boolean makes the tag
+    /// helper throw while it renders the form again. Such values are replaced by "false" (the field keeps its
+    /// error), so a form with nonsense in it comes back as a page, never a 500.
+    /// </summary>
+    public static void KeepCheckboxesRenderable(this ModelStateDictionary modelState, object model, string prefix)
+    {
+        foreach (var property in model.GetType().GetProperties().Where(p => p.PropertyType == typeof(bool)))
+            KeepCheckboxRenderable(modelState, prefix.Length == 0 ? property.Name : $"{prefix}.{property.Name}");
+    }
+
+    public static void KeepCheckboxRenderable(this ModelStateDictionary modelState, string key)
+    {
+        if (modelState.TryGetValue(key, out var entry) && entry.AttemptedValue is { } attempted
+            && !attempted.Split(',').All(v => bool.TryParse(v, out _)))
+            modelState.SetModelValue(key, "false", "false");
+    }
 }

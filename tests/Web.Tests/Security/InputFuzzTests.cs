@@ -1,0 +1,186 @@
+using System.Net;
+using System.Text;
+using System.Text.RegularExpressions;
+using BenchDashboard.Core.Data;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchDashboard.Web.Tests.Security;
+
+/// <summary>
+/// A bounded, seeded generator of malformed requests to the API and the forms (bodies that are not JSON or
+/// not objects, wrong types, huge and negative numbers, NaN, unpaired surrogates, duplicate and case-variant
+/// keys, unknown fields, deep nesting, truncation, bad UTF-8, bad query values, odd form fields): no answer
+/// may be a 5xx, in Development or Production, and the numbers of runs and benchmarks may change only by
+/// what was accepted. The same seed makes the same requests every time.
+/// </summary>
+public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
+{
+    const int Requests = 1_500;
+    const string ApiKey = "fuzz-key";
+
+    static readonly string[] BaseBodies =
+    [
+        """{"kind":"http","url":"http://127.0.0.1:1/","requests":5,"timeoutMs":1000}""",
+        """{"kind":"cache","requests":5,"keyCount":5}""",
+        """{"kind":"fileSystem","directories":["temp"],"fileCount":1,"largeFileMiB":0}""",
+        """{"kind":"table","connection":"tables","requests":1}""",
+    ];
+
+    static readonly string[] Values =
+    [
+        "null", "true", "false", "0", "-1", "2147483648", "-2147483649", "1e308", "1e-400", "NaN", "Infinity", "\"\"", "\"x\"",
+        "\"\\ud800\"", "\"\\udc00x\"", "\"a\\r\\nHost: evil\"", "\"\\u0000\"", "[]", "{}", "[null]", "[\"write\",\"write\"]", "{\"a\":{\"b\":1}}",
+        "\"" + new string('x', 70_000) + "\"", "\"http://127.0.0.1:0/\"", "\"ftp://x/\"", "\"*/0 * * * *\"", "12.5", "\"12\"",
+    ];
+
+    static readonly string[] Fields =
+    [
+        "kind", "url", "method", "headers", "body", "requests", "durationSeconds", "concurrency", "keepAlive", "timeoutMs", "warmupRequests",
+        "backend", "connection", "phases", "keyCount", "valueBytes", "keyPrefix", "cleanup", "directories", "fileCount", "fileBytes",
+        "filesPerDirectory", "largeFileMiB", "table", "entityBytes", "operations", "batchSize", "expect100Continue", "nagle", "Url", "REQUESTS", "nope",
+    ];
+
+    static readonly string[] QueryValues =
+    [
+        "abc", "-1", "0", "1", "2147483648", "99999999999999999999", "", "%00", "%ED%A0%80", "%FF", "1,2", "1,2/write", "1/x", "true", "0x10",
+        "csv", "%E2%80%A8", new string('9', 400), "1e3", "NaN", "1,1,1,1,1,1,1,1,1,1", "running", "WEBSITE_DYNAMIC_CACHE",
+    ];
+
+    static readonly string[] PathValues = QueryValues.Where(v => v != "%00").ToArray();
+
+    [Theory]
+    [InlineData("Development")]
+    [InlineData("Production")]
+    public async Task MalformedRequestsGetNoServerErrorAndChangeOnlyWhatWasAccepted(string environment)
+    {
+        await using var app = new DashboardFactory(new()
+        {
+            ["environment"] = environment, ["Runner:Embedded"] = "false", ["Auth:ApiKey"] = ApiKey, ["Auth:Required"] = "always",
+        });
+        var client = app.CreateClient(new WebApplicationFactoryClientOptions { AllowAutoRedirect = false });
+        client.DefaultRequestHeaders.Add("X-Api-Key", ApiKey);
+        var random = new Random(20261121);
+        var (runsBefore, benchmarksBefore) = await CountsAsync(app);
+        int acceptedRuns = 0, acceptedBenchmarks = 0;
+        var failures = new List<string>();
+        var statuses = new SortedDictionary<int, int>();
+        var tokens = new Dictionary<string, string>();
+
+        for (var i = 0; i < Requests; i++)
+        {
+            var (request, describe) = await NextAsync(random, client, tokens);
+            using var response = await client.SendAsync(request);
+            var status = (int)response.StatusCode;
+            statuses[status] = statuses.GetValueOrDefault(status) + 1;
+            if (status >= 500) failures.Add($"{status} {describe}: {Shorten(await response.Content.ReadAsStringAsync())}");
+            if (request.Method == HttpMethod.Post)
+            {
+                var location = response.Headers.Location?.ToString() ?? "";
+                var uri = request.RequestUri!; // made absolute by the client
+                var startsRun = uri.AbsolutePath == "/runs/new" || uri.Query.Contains("handler=Run&");
+                if (status == 201 || (startsRun && status == 302 && Regex.IsMatch(location, "^/runs/\\d+$"))) acceptedRuns++;
+                if (status == 302 && location == "/benchmarks" && request.RequestUri!.AbsolutePath == "/benchmarks/edit") acceptedBenchmarks++;
+            }
+        }
+
+        output.WriteLine($"{environment}: {Requests} requests, statuses {string.Join(", ", statuses.Select(s => $"{s.Key} × {s.Value}"))}; {acceptedRuns} runs and {acceptedBenchmarks} benchmarks accepted");
+        Assert.True(failures.Count == 0, $"{failures.Count} server errors, e.g.:\n{string.Join("\n", failures.Take(10))}\n"
+            + string.Join("\n", app.Logs.Entries.Where(e => e.Level >= Microsoft.Extensions.Logging.LogLevel.Error).Select(e => Shorten(e.Message)).Distinct().Take(5)));
+        var (runsAfter, benchmarksAfter) = await CountsAsync(app);
+        Assert.Equal(acceptedRuns, runsAfter - runsBefore);
+        Assert.Equal(acceptedBenchmarks, benchmarksAfter - benchmarksBefore);
+        Assert.True(acceptedRuns > 0, "the fuzzer never made a valid request: it is not testing the accounting");
+    }
+
+    static async Task<(int Runs, int Benchmarks)> CountsAsync(DashboardFactory app)
+    {
+        await using var scope = app.Services.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        return (await db.Runs.CountAsync(), await db.Benchmarks.CountAsync());
+    }
+
+    static async Task<(HttpRequestMessage Request, string Describe)> NextAsync(Random random, HttpClient client, Dictionary<string, string> tokens)
+    {
+        switch (random.Next(10))
+        {
+            case < 4:
+                var body = MutatedBody(random);
+                var content = new ByteArrayContent(body);
+                content.Headers.TryAddWithoutValidation("Content-Type", random.Next(20) == 0 ? "text/plain" : "application/json");
+                return (new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = content }, $"POST /api/runs {Shorten(Encoding.UTF8.GetString(body))}");
+            case < 6:
+                var path = Pick(random, [
+                    "/api/runs?benchmarkId={0}&status={1}", "/api/runs?env={0}&envValue={1}", "/api/runs/{0}?includeStats={1}", "/api/runs/{0}/analysis?window={1}&series={0}",
+                    "/api/runs/{0}/samples?format={1}", "/api/compare?items={0}&baseline={1}&seed={0}&format={1}", "/api/benchmarks/{0}/trend?take={1}",
+                    "/runs/{0}?window={1}&baseline={0}&series={1}", "/compare?items={0}&baseline={1}&seed={0}", "/?benchmarkId={0}&status={1}&env={0}&envValue={1}",
+                    "/benchmarks/{0}/trend", "/benchmarks/edit/{0}", "/runs/new?kind={0}&Http.Requests={1}", "/login?returnUrl={0}", "/api/runs/{0}/cancel"]);
+                // {0} may stand in a path segment: a NUL there is refused by the HTTP parser before the app sees it.
+                var url = string.Format(path, Pick(random, PathValues), Pick(random, QueryValues));
+                return (new HttpRequestMessage(url.EndsWith("/cancel") ? HttpMethod.Post : HttpMethod.Get, url), $"GET {url}");
+            default:
+                return await FormAsync(random, client, tokens);
+        }
+    }
+
+    /// <summary>One of the base bodies with one to three mutations.</summary>
+    static byte[] MutatedBody(Random random)
+    {
+        var text = Pick(random, BaseBodies);
+        for (var n = random.Next(1, 4); n > 0; n--)
+        {
+            var field = Pick(random, Fields);
+            text = random.Next(9) switch
+            {
+                0 => text.Insert(Math.Min(1, text.Length), $"\"{field}\":{Pick(random, Values)},"), // a field, perhaps twice or in another case
+                1 => Regex.Replace(text, $"\"{Regex.Escape(field)}\":(\"[^\"]*\"|[^,}}]+)", $"\"{field}\":{Pick(random, Values)}"),
+                2 => text[..random.Next(text.Length)], // truncated
+                3 => "[" + text + "]",
+                4 => text.Insert(Math.Min(1, text.Length), "\"deep\":" + new string('[', 80) + new string(']', 80) + ","),
+                5 => Pick(random, ["", "null", "[]", "\"text\"", "{", "}", "nan", "{\"kind\":\"http\"", "\u0000"]),
+                6 => text.Replace("\"kind\":\"", $"\"kind\":\"{Pick(random, ["HTTP", "Cache", "x", "", "fileSystem ", "table\\u0000"])}"),
+                7 => text.Insert(Math.Min(1, text.Length), $"\"{field}\":{Pick(random, Values)},\"{field.ToUpperInvariant()}\":1,"),
+                _ => text,
+            };
+        }
+        var bytes = Encoding.UTF8.GetBytes(text);
+        if (bytes.Length > 0 && random.Next(15) == 0) bytes[random.Next(bytes.Length)] = 0xFF; // not UTF-8
+        return bytes;
+    }
+
+    /// <summary>A form post (new run, editor, run now, toggle, cancel) with the page's anti-forgery token and odd fields.</summary>
+    static async Task<(HttpRequestMessage, string)> FormAsync(Random random, HttpClient client, Dictionary<string, string> tokens)
+    {
+        var kind = Pick(random, ["http", "cache", "fileSystem", "table", "nope"]);
+        var prefix = kind switch { "cache" => "Cache", "fileSystem" => "Files", "table" => "Table", _ => "Http" };
+        var (path, page) = random.Next(5) switch
+        {
+            0 => ($"/runs/new?kind={kind}", $"/runs/new?kind={kind}"),
+            1 => ("/benchmarks/edit", $"/benchmarks/edit?kind={kind}"),
+            2 => ($"/benchmarks?handler=Run&id={Pick(random, QueryValues)}", "/benchmarks"),
+            3 => ($"/benchmarks?handler=Toggle&id={Pick(random, QueryValues)}", "/benchmarks"),
+            _ => ($"/runs/{Pick(random, PathValues)}?handler=Cancel", "/runs/new"),
+        };
+        if (!tokens.TryGetValue(page, out var token)) tokens[page] = token = Pages.FormPost.Token(await client.GetStringAsync(page));
+        var fields = new List<KeyValuePair<string, string>> { new("__RequestVerificationToken", token), new("kind", kind) };
+        foreach (var (name, value) in ValidFields(prefix)) fields.Add(new(name, random.Next(6) == 0 ? Pick(random, QueryValues) : value));
+        for (var n = random.Next(3); n > 0; n--)
+            fields.Add(new(Pick(random, [$"{prefix}.{Pick(random, Fields)}", "Name", "CronSchedule", "Limits.MaxP95Ms", "Limits.TrailingRuns", "Enabled", "x.y.z"]),
+                Pick(random, [.. QueryValues, "*/0 * * * *", " ", "\u0000", "a\r\nb"])));
+        fields.Add(new("Name", Pick(random, ["", " ", "fuzz " + random.Next(1_000_000), new string('n', 300)])));
+        return (new HttpRequestMessage(HttpMethod.Post, path) { Content = new FormUrlEncodedContent(fields) }, $"POST {path} ({fields.Count} fields)");
+    }
+
+    static IEnumerable<(string, string)> ValidFields(string prefix) => prefix switch
+    {
+        "Cache" => [("Cache.Backend", "memory"), ("Cache.Mode", "requests"), ("Cache.Requests", "5"), ("Cache.Phases", "write"), ("Cache.KeyPrefix", "fuzz")],
+        "Files" => [("Files.Directories", "temp"), ("Files.FileCount", "1"), ("Files.LargeFileMiB", "0")],
+        "Table" => [("Table.Connection", "tables"), ("Table.Operations", "single"), ("Table.Expect100Continue", "on"), ("Table.Nagle", "on"), ("Table.Mode", "requests"), ("Table.Requests", "1")],
+        _ => [("Http.Url", "http://127.0.0.1:1/"), ("Http.Method", "GET"), ("Http.Mode", "requests"), ("Http.Requests", "5"), ("Http.TimeoutMs", "1000")],
+    };
+
+    static T Pick<T>(Random random, IReadOnlyList<T> items) => items[random.Next(items.Count)];
+
+    static string Shorten(string text) => text.Length <= 200 ? text : text[..200] + "…";
+}
