@@ -6,6 +6,7 @@ using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using Microsoft.AspNetCore.DataProtection;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
@@ -38,6 +39,8 @@ public static class CoreServices
         });
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<TargetPolicy>();
+        services.AddDataProtection();
+        services.AddSingleton<ParameterDisplay>();
         services.AddSingleton<NamedConnections>();
         services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section);
         services.AddSingleton<FileSystemRoots>();

@@ -5,8 +5,12 @@ using BenchDashboard.Web;
 using BenchDashboard.Web.Api;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
+using Microsoft.Extensions.Configuration.Memory;
 
-var builder = WebApplication.CreateBuilder(args);
+// A published app started from another folder would look for appsettings.json and wwwroot there.
+var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = ContentRoot.Find(args) });
+// Defaults below every other source, so they hold even without appsettings.json (and it still overrides them).
+builder.Configuration.Sources.Insert(0, new MemoryConfigurationSource { InitialData = ContentRoot.LogDefaults });
 
 // `dotnet run` listens on 127.0.0.1:5080 (launchSettings.json). A published app takes ASPNETCORE_URLS or Urls,
 // or else PORT as App Service for Linux and other platforms give it, on every interface.
@@ -29,6 +33,8 @@ app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseStaticFiles();
 app.UseRouting();
+// Guessing the administrator's password or API key is slowed to Auth:GuessesPerMinute per address.
+app.UseRateLimiter();
 // Off loopback, only an administrator may start, change or cancel anything (Auth:*).
 app.UseAuthentication();
 app.UseMiddleware<AdminGate>();

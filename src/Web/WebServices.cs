@@ -11,7 +11,8 @@ public static class WebServices
         services.AddRazorPages();
         // Each kind's form and partials, matched to the registered kinds (a missing one stops the start).
         services.AddSingleton<Pages.Kinds.KindForms>();
-        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section);
+        services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddGuessLimits();
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {
             cookie.LoginPath = "/login";

@@ -9,9 +9,11 @@ public sealed class BenchmarkKinds
 {
     readonly Dictionary<string, IBenchmarkKind> byName = new(StringComparer.OrdinalIgnoreCase);
     readonly Dictionary<Type, IBenchmarkKind> byType = [];
+    readonly Security.ParameterDisplay display;
 
-    public BenchmarkKinds(IEnumerable<IBenchmarkKind> kinds)
+    public BenchmarkKinds(IEnumerable<IBenchmarkKind> kinds, Security.ParameterDisplay display)
     {
+        this.display = display;
         All = kinds.ToList();
         foreach (var kind in All)
         {
@@ -46,8 +48,12 @@ public sealed class BenchmarkKinds
         return (Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct));
     }
 
-    /// <summary>What a run measured, in one line; the kind's name when its parameters cannot be read.</summary>
-    public string Describe(Run run) => Ask(run, (kind, p) => kind.Describe(p)) ?? run.Kind;
+    /// <summary>
+    /// What a run measured, in one line; the kind's name when its parameters cannot be read. Unless
+    /// <paramref name="reveal"/> (an identified administrator), secrets in it are fingerprints (<see cref="Security.ParameterDisplay"/>).
+    /// </summary>
+    public string Describe(Run run, bool reveal = false) =>
+        Ask(run, (kind, p) => kind.Describe(p), reveal ? run.ParametersJson : display.Redact(run.ParametersJson)) ?? run.Kind;
 
     /// <summary>The series a run was planned to produce (for picking phases or variants to compare).</summary>
     public IReadOnlyList<string> PlannedSeries(Run run) => Ask(run, (kind, p) => kind.PlannedSeries(p)) ?? [];
@@ -59,12 +65,12 @@ public sealed class BenchmarkKinds
     public object? Figures(RunReport report) => Ask(report.Run, (kind, p) => kind.Figures(p, report));
 
     /// <summary>Asks the run's kind about its parameters; null for an unknown kind or unreadable parameters (an old run).</summary>
-    T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question) where T : class
+    T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question, string? parametersJson = null) where T : class
     {
         if (Find(run.Kind) is not { } kind) return null;
         try
         {
-            return question(kind, kind.Deserialize(run.ParametersJson));
+            return question(kind, kind.Deserialize(parametersJson ?? run.ParametersJson));
         }
         catch (JsonException)
         {

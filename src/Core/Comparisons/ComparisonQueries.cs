@@ -4,15 +4,16 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>Loads the items named by keys ("12", "12/read-miss") and compares them; errors are keyed for the API.</summary>
-public sealed class ComparisonQueries(RunQueries runs)
+public sealed class ComparisonQueries(RunQueries runs, Security.ParameterDisplay display)
 {
     public const int MaxItems = 8;
 
     /// <summary>Above this many samples in all, a comparison would hold too much in memory on a small machine.</summary>
     public const int MaxTotalSamples = 5_000_000;
 
+    /// <param name="reveal">An identified administrator: parameters are shown with their secrets.</param>
     public async Task<(RunComparison? Comparison, Dictionary<string, string[]> Errors)> CompareAsync(
-        IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct)
+        IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct, bool reveal = false)
     {
         keys = keys.Select(k => k.Trim()).Where(k => k.Length > 0).Distinct().ToList();
         if (keys.Count < 2 || keys.Count > MaxItems)
@@ -46,6 +47,6 @@ public sealed class ComparisonQueries(RunQueries runs)
 
         baselineKey = string.IsNullOrWhiteSpace(baselineKey) ? keys[0] : baselineKey.Trim();
         if (!keys.Contains(baselineKey)) return (null, new() { ["baseline"] = [$"The baseline '{baselineKey}' is not among the compared items."] });
-        return (RunComparison.Build(items, baselineKey, seed), []);
+        return (RunComparison.Build(items, baselineKey, seed, reveal ? json => json : display.Redact), []);
     }
 }

@@ -19,16 +19,17 @@ public static class FieldDifferences
     public static readonly string[] PlatformFields =
         ["environment.machineName", "environment.osDescription", "environment.dotnetVersion", "environment.processorCount", "environment.WEBSITE_INSTANCE_ID"];
 
-    public static IReadOnlyList<FieldDifference> Between(IReadOnlyList<ComparedItem> items)
+    /// <param name="shownParameters">The parameters JSON as the reader may see it (secrets fingerprinted, or not for an administrator).</param>
+    public static IReadOnlyList<FieldDifference> Between(IReadOnlyList<ComparedItem> items, Func<string, string> shownParameters)
     {
-        var fields = items.Select(Flatten).ToList();
+        var fields = items.Select(i => Flatten(i, shownParameters)).ToList();
         return fields.SelectMany(f => f.Keys).Distinct().Order(StringComparer.Ordinal)
             .Select(name => new FieldDifference(name, fields.Select(f => f.GetValueOrDefault(name)).ToList()))
             .Where(d => d.Values.Distinct().Count() > 1)
             .ToList();
     }
 
-    public static SortedDictionary<string, string> Flatten(ComparedItem item)
+    public static SortedDictionary<string, string> Flatten(ComparedItem item, Func<string, string> shownParameters)
     {
         var fields = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
@@ -36,7 +37,7 @@ public static class FieldDifferences
             ["benchmark"] = item.Run.Benchmark?.Name ?? "(ad hoc)",
         };
         if (item.Series is not null) fields["series"] = item.Series;
-        Add(fields, "parameters", JsonNode.Parse(Security.ParameterRedaction.Redact(item.Run.ParametersJson)));
+        Add(fields, "parameters", JsonNode.Parse(shownParameters(item.Run.ParametersJson)));
         if (item.Run.EnvironmentJson is not null)
         {
             var environment = Json.Deserialize<EnvironmentSnapshot>(item.Run.EnvironmentJson);

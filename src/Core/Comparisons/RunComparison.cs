@@ -12,7 +12,8 @@ public sealed record RunComparison(
     IReadOnlyList<ComparedItem> Items, string BaselineKey, IReadOnlyList<ComparisonRow> Rows,
     IReadOnlyList<Verdict> Verdicts, IReadOnlyList<FieldDifference> Differences, IReadOnlyList<string> Warnings, int Seed)
 {
-    public static RunComparison Build(IReadOnlyList<ComparedItem> items, string baselineKey, int seed = Bootstrap.DefaultSeed)
+    /// <param name="shownParameters">The parameters JSON as the reader may see it; the identity for tests and administrators.</param>
+    public static RunComparison Build(IReadOnlyList<ComparedItem> items, string baselineKey, int seed = Bootstrap.DefaultSeed, Func<string, string>? shownParameters = null)
     {
         var baseline = items.Single(i => i.Key == baselineKey);
         var rows = BaselineComparison.Compare(items.Select(i => (i.Key, i.Statistics)).ToList(), baselineKey);
@@ -27,7 +28,7 @@ public sealed record RunComparison(
                     verdicts.Add(new Verdict(item.Key, metric, change, Comparisons.Verdicts.Describe(change)));
         }
 
-        var differences = FieldDifferences.Between(items);
+        var differences = FieldDifferences.Between(items, shownParameters ?? (json => json));
         return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed);
     }
 

@@ -30,7 +30,10 @@ public sealed class TargetPolicy
     ];
     static readonly IPNetwork ThisNetwork = IPNetwork.Parse("0.0.0.0/8");
     static readonly IPNetwork Nat64 = IPNetwork.Parse("64:ff9b::/96");
+    static readonly IPNetwork LocalNat64 = IPNetwork.Parse("64:ff9b:1::/48"); // RFC 8215: a network's own translator
+    static readonly IPNetwork Translated = IPNetwork.Parse("::ffff:0:0:0/96"); // RFC 2765 (SIIT): ::ffff:0:a.b.c.d
     static readonly IPNetwork SixToFour = IPNetwork.Parse("2002::/16");
+    static readonly IPNetwork Teredo = IPNetwork.Parse("2001::/32");
 
     readonly bool allowLoopback;
     readonly bool allowPrivate;
@@ -71,8 +74,12 @@ public sealed class TargetPolicy
     public string? CheckAddress(IPAddress address, string host)
     {
         if (address.IsIPv4MappedToIPv6) address = address.MapToIPv4();
-        // IPv6 forms that carry an IPv4 address (compatible ::a.b.c.d, NAT64, 6to4) are judged by that address too.
-        if (EmbeddedIPv4(address) is { } embedded && CheckAddress(embedded, host) is { } refusal) return refusal;
+        // IPv6 forms that carry an IPv4 address are judged by that address too: a translator or tunnel on the path
+        // would deliver them there (169.254.169.254 as 64:ff9b:1::a9fe:a9fe, say).
+        foreach (var embedded in EmbeddedIPv4(address))
+            if (CheckAddress(embedded, host) is { } refusal) return refusal;
+        if (LocalNat64.Contains(address) && !allowPrivate && !allowedRanges.Any(r => r.Contains(address)))
+            return $"{address} is in the local-use NAT64 prefix 64:ff9b:1::/48, a network's own translator; set Targets:AllowPrivateNetworks or list the range in Targets:AllowedHosts.";
         if (Metadata.Any(m => m.Equals(address)) || LinkLocal.Any(n => n.Contains(address)))
             return $"{address} is a link-local or cloud metadata address; benchmarks may never target it.";
         if (ThisNetwork.Contains(address) || address.Equals(IPAddress.IPv6Any) || address.Equals(IPAddress.Broadcast) || IsMulticast(address))
@@ -115,14 +122,36 @@ public sealed class TargetPolicy
         return allowed;
     }
 
-    static IPAddress? EmbeddedIPv4(IPAddress address)
+    /// <summary>
+    /// Every IPv4 address an IPv6 address can carry: IPv4-compatible (::a.b.c.d), IPv4-translated
+    /// (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d, and each RFC 6052 position within the local-use
+    /// 64:ff9b:1::/48), 6to4 (2002:aabb:ccdd::), Teredo (the client's address, inverted, in the last 32 bits) and
+    /// ISATAP (an interface id ::5efe:a.b.c.d or ::200:5efe:a.b.c.d under any prefix).
+    /// </summary>
+    static IEnumerable<IPAddress> EmbeddedIPv4(IPAddress address)
     {
-        if (address.AddressFamily != AddressFamily.InterNetworkV6) return null;
-        var bytes = address.GetAddressBytes();
-        if (Nat64.Contains(address) || (bytes.Take(12).All(b => b == 0) && !address.Equals(IPAddress.IPv6Loopback) && !address.Equals(IPAddress.IPv6Any)))
-            return new IPAddress(bytes[12..16]); // 64:ff9b::a.b.c.d and the deprecated ::a.b.c.d
-        if (SixToFour.Contains(address)) return new IPAddress(bytes[2..6]); // 2002:aabb:ccdd::
-        return null;
+        if (address.AddressFamily != AddressFamily.InterNetworkV6) yield break;
+        var b = address.GetAddressBytes();
+        IPAddress V4(params byte[] four) => new(four);
+        if (Nat64.Contains(address) || Translated.Contains(address)
+            || (b.Take(12).All(x => x == 0) && !address.Equals(IPAddress.IPv6Loopback) && !address.Equals(IPAddress.IPv6Any)))
+            yield return V4(b[12], b[13], b[14], b[15]);
+        if (LocalNat64.Contains(address))
+        {
+            // The translator's prefix length is not in the address: try each of RFC 6052's positions; the
+            // zero bits of a wrong guess read as 0.x.y.z, which is no host, so those guesses are dropped.
+            IPAddress[] positions =
+            [
+                V4(b[6], b[7], b[9], b[10]),   // /48: bits 48-63, then 72-87 (bits 64-71 are zero)
+                V4(b[7], b[9], b[10], b[11]),  // /56
+                V4(b[9], b[10], b[11], b[12]), // /64
+                V4(b[12], b[13], b[14], b[15]), // /96
+            ];
+            foreach (var candidate in positions.Where(c => !ThisNetwork.Contains(c))) yield return candidate;
+        }
+        if (SixToFour.Contains(address)) yield return V4(b[2], b[3], b[4], b[5]);
+        if (Teredo.Contains(address)) yield return V4((byte)~b[12], (byte)~b[13], (byte)~b[14], (byte)~b[15]);
+        if (b[10] == 0x5e && b[11] == 0xfe && b[9] == 0 && b[8] is 0 or 2) yield return V4(b[12], b[13], b[14], b[15]);
     }
 
     bool NameAllowed(string host) =>

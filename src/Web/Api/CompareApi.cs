@@ -20,9 +20,9 @@ public static class CompareApi
     /// the compare page; <c>format=csv</c> gives seed 000's table as CSV.
     /// </summary>
     static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
-        string[]? items, string? baseline, int? seed, string? format, ComparisonQueries queries, CancellationToken ct)
+        string[]? items, string? baseline, int? seed, string? format, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
-        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct);
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context));
         if (comparison is null) return TypedResults.ValidationProblem(errors);
         if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
         return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");

@@ -67,22 +67,23 @@ public sealed record RunDto(
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
     /// names say) and, for a completed run of a saved benchmark, its pass/fail result and regression check.
     /// </summary>
-    public static RunDto From(RunReport report, HistoryPoint? point, object? figures) =>
-        From(report) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression), Figures = figures };
+    public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures) =>
+        From(report, shownParameters) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression), Figures = figures };
 
-    public static RunDto From(RunReport report)
+    public static RunDto From(RunReport report, Func<string, string> shownParameters)
     {
         var series = report.Series;
         var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
-        return From(report.Run, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
+        return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
             compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList());
     }
 
-    public static RunDto From(Run run, RunStatistics? stats = null, IReadOnlyList<SeriesDto>? series = null) => new(
+    /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>
+    public static RunDto From(Run run, Func<string, string> shownParameters, RunStatistics? stats = null, IReadOnlyList<SeriesDto>? series = null) => new(
         run.Id, run.BenchmarkId, run.Benchmark?.Name, run.Kind, run.Status.ToApiName(),
         FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
         run.CompletedRequests,
-        JsonSerializer.Deserialize<JsonElement>(BenchDashboard.Core.Security.ParameterRedaction.Redact(run.ParametersJson)),
+        JsonSerializer.Deserialize<JsonElement>(shownParameters(run.ParametersJson)),
         run.Error,
         run.EnvironmentJson is null ? null : Json.Deserialize<EnvironmentSnapshot>(run.EnvironmentJson),
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),

@@ -5,6 +5,8 @@ using System.Text.Json.Nodes;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
+using BenchDashboard.Web.Security;
 using BenchDashboard.Core.Statistics;
 using Microsoft.AspNetCore.Http.HttpResults;
 
@@ -33,7 +35,11 @@ public static class RunsApi
     /// Queues a run. Body: the kind's name and its parameters, <c>{"kind":"http","url":…,"requests":…}</c>,
     /// <c>{"kind":"table","connection":"tables",…}</c>; invalid input queues nothing.
     /// </summary>
-    static async Task<IResult> CreateAsync(HttpRequest request, RunQueue queue, BenchmarkKinds kinds, CancellationToken ct)
+    /// <summary>Secrets in parameters for this request's reader: in full for an identified administrator, else fingerprinted.</summary>
+    static Func<string, string> Shown(HttpContext context, ParameterDisplay display) =>
+        AdminGate.IsIdentifiedAdmin(context) ? json => json : display.Redact;
+
+    static async Task<IResult> CreateAsync(HttpRequest request, RunQueue queue, BenchmarkKinds kinds, ParameterDisplay display, CancellationToken ct)
     {
         var (body, invalid, status) = await ApiJson.ReadObjectAsync(request, ct);
         if (body is null) return TypedResults.Problem(new HttpValidationProblemDetails(invalid) { Status = status, Title = "The request body was refused." });
@@ -45,7 +51,7 @@ public static class RunsApi
         {
             var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
-            return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run));
+            return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)));
         }
         catch (JsonException ex)
         {
@@ -54,7 +60,7 @@ public static class RunsApi
     }
 
     /// <summary>Runs, newest first; <c>?env=WEBSITE_DYNAMIC_CACHE&amp;envValue=2</c> filters by an environment field.</summary>
-    static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, int? benchmarkId, string? status, string? env, string? envValue, CancellationToken ct)
+    static async Task<Results<Ok<List<RunDto>>, ValidationProblem>> ListAsync(RunQueries queries, ParameterDisplay display, HttpContext context, int? benchmarkId, string? status, string? env, string? envValue, CancellationToken ct)
     {
         RunStatus? parsed = null;
         if (status is not null)
@@ -64,19 +70,21 @@ public static class RunsApi
             parsed = s;
         }
         var runs = await queries.ListAsync(new RunFilter(benchmarkId, parsed, EnvField: string.IsNullOrWhiteSpace(env) ? null : env.Trim(), EnvValue: envValue), ct);
-        return TypedResults.Ok(runs.Select(r => RunDto.From(r)).ToList());
+        var shown = Shown(context, display);
+        return TypedResults.Ok(runs.Select(r => RunDto.From(r, shown)).ToList());
     }
 
     /// <summary>
     /// A run with its statistics and, for a completed run of a saved benchmark, <c>thresholds</c> (pass/fail,
     /// for a CI gate) and <c>regression</c>; <c>?includeStats=false</c> skips all that (cheap polling of progress).
     /// </summary>
-    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, CancellationToken ct, bool includeStats = true)
+    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display, HttpContext context, CancellationToken ct, bool includeStats = true)
     {
+        var shown = Shown(context, display);
         if (!includeStats)
-            return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run)) : TypedResults.NotFound();
+            return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        return TypedResults.Ok(RunDto.From(report, await history.PointAsync(report.Run, ct, report.Statistics), kinds.Figures(report)));
+        return TypedResults.Ok(RunDto.From(report, shown, await history.PointAsync(report.Run, ct, report.Statistics), kinds.Figures(report)));
     }
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>

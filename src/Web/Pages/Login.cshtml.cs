@@ -9,6 +9,7 @@ using Microsoft.Extensions.Options;
 namespace BenchDashboard.Web.Pages;
 
 /// <summary>Administrator sign-in with Auth:AdminPassword (or the API key); a cookie keeps it for the session.</summary>
+[Microsoft.AspNetCore.RateLimiting.EnableRateLimiting(GuessLimits.SignIn)]
 public sealed class LoginModel(IOptions<AuthOptions> options, ILogger<LoginModel> logger) : PageModel
 {
     [BindProperty] public string Password { get; set; } = "";

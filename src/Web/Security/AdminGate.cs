@@ -14,9 +14,18 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
 {
     bool? required;
 
+    const string AdminItem = "BenchDashboard.IdentifiedAdministrator";
+
+    /// <summary>
+    /// Whether this request comes from an identified administrator (key, sign-in or trusted Easy Auth), who is
+    /// shown secrets in full; everyone else sees fingerprints, also where no sign-in is required.
+    /// </summary>
+    public static bool IsIdentifiedAdmin(HttpContext context) => context.Items.TryGetValue(AdminItem, out var admin) && admin is true;
+
     public async Task InvokeAsync(HttpContext context)
     {
         var admin = IsAdmin(context);
+        context.Items[AdminItem] = admin;
         var needsAdmin = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path) || !options.Value.PublicRead;
         if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required(context))
         {

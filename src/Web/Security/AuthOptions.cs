@@ -34,4 +34,8 @@ public sealed class AuthOptions
     /// the identity provider accepts can sign in to App Service authentication.
     /// </summary>
     public List<string> Admins { get; set; } = [];
+
+    /// <summary>Sign-in attempts, and requests with a wrong API key, allowed per client address and minute (<see cref="GuessLimits"/>).</summary>
+    [System.ComponentModel.DataAnnotations.Range(1, 10_000)]
+    public int GuessesPerMinute { get; set; } = 10;
 }

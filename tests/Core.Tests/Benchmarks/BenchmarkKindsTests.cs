@@ -14,8 +14,12 @@ public class BenchmarkKindsTests
     static BenchmarkKinds Kinds()
     {
         var services = new ServiceCollection();
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["ConnectionStrings:redis"] = "127.0.0.1:1" }).Build());
         services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = Path.GetTempPath(), EnvironmentName = "Development" });
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["ConnectionStrings:redis"] = "127.0.0.1:1", ["Database:Path"] = Path.Combine(Path.GetTempPath(), "benchdashboard-tests", "kinds.db"), // only its fingerprint key is written
+        }).Build());
+        services.AddLogging();
         services.AddBenchCore();
         return services.BuildServiceProvider().GetRequiredService<BenchmarkKinds>();
     }

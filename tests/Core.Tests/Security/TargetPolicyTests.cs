@@ -18,6 +18,12 @@ public class TargetPolicyTests
     [InlineData("::169.254.169.254", "link-local or cloud metadata")]     // IPv4-compatible
     [InlineData("64:ff9b::a9fe:a9fe", "link-local or cloud metadata")]    // NAT64 of 169.254.169.254
     [InlineData("2002:a9fe:a9fe::1", "link-local or cloud metadata")]     // 6to4 of 169.254.169.254
+    [InlineData("64:ff9b:1::a9fe:a9fe", "link-local or cloud metadata")]  // local-use NAT64 (/96 position)
+    [InlineData("64:ff9b:1:a9fe:a9:fe00::", "link-local or cloud metadata")] // local-use NAT64, RFC 6052's /48 position
+    [InlineData("::ffff:0:a9fe:a9fe", "link-local or cloud metadata")]    // IPv4-translated (SIIT)
+    [InlineData("2001:0:4136:e378:8000:63bf:5601:5601", "link-local or cloud metadata")] // Teredo: client bits inverted
+    [InlineData("2001:db8::5efe:a9fe:a9fe", "link-local or cloud metadata")] // ISATAP interface id
+    [InlineData("64:ff9b:1::5db8:d822", "local-use NAT64")]              // a public IPv4, but through a local translator
     [InlineData("64:ff9b::10.0.0.1", "private range")]
     [InlineData("fec0::1", "private range")]                               // deprecated site-local
     [InlineData("198.18.0.1", "private range")]                            // benchmarking range, not the internet

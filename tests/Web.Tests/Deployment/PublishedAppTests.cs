@@ -14,7 +14,7 @@ namespace BenchDashboard.Web.Tests.Deployment;
 /// written under the content root (run from package makes it read-only; the tests run as root, so instead of
 /// relying on permissions the test checks that no file there was created or changed).
 /// </summary>
-public sealed class PublishedAppTests
+public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture<PublishedOutput>
 {
     const string Key = "deploy-test-key";
 
@@ -22,8 +22,7 @@ public sealed class PublishedAppTests
     public async Task ThePublishedAppRunsUnderAppServiceLikeSettings()
     {
         using var dir = new TempDirectory();
-        var content = Directory.CreateDirectory(dir.File("wwwroot-site")).FullName;
-        await PublishAsync(content);
+        var content = published.Folder;
         var before = Snapshot(content);
         var port = FreePort();
         var tmp = Directory.CreateDirectory(dir.File("local-tmp")).FullName;
@@ -103,7 +102,54 @@ public sealed class PublishedAppTests
         lock (log) throw new InvalidOperationException("The published app did not become healthy:\n" + log);
     }
 
-    static async Task PublishAsync(string output)
+    [Fact]
+    public async Task ThePublishedAppFindsItsOwnFilesFromAnyWorkingDirectory()
+    {
+        // Started from elsewhere with no --contentRoot: it used to lose appsettings.json and wwwroot (styles 404,
+        // /target/files 500) and log every request at Information.
+        using var dir = new TempDirectory();
+        var port = FreePort();
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(published.Folder, "BenchDashboard.Web.dll")])
+        {
+            WorkingDirectory = Directory.CreateDirectory(dir.File("elsewhere")).FullName,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            Environment =
+            {
+                ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
+                ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path,
+            },
+        };
+        using var app = Process.Start(start)!;
+        var log = new StringBuilder();
+        app.OutputDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
+        app.ErrorDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
+        app.BeginOutputReadLine();
+        app.BeginErrorReadLine();
+        try
+        {
+            using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
+            await UntilHealthyAsync(client, app, log);
+            Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/css/site.css")).StatusCode);
+            Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/lib/chart.js/chart.umd.min.js")).StatusCode);
+            for (var i = 0; i < 20; i++) Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/target/files?count=4")).StatusCode);
+            Assert.Contains("<link rel=\"stylesheet\"", await client.GetStringAsync("/"));
+        }
+        finally
+        {
+            app.Kill(entireProcessTree: true);
+            await app.WaitForExitAsync();
+        }
+        lock (log)
+        {
+            // The defaults without appsettings.json: ASP.NET Core at Warning, so no line per request.
+            Assert.DoesNotContain("Request starting", log.ToString());
+            Assert.Contains($"Content root path: {published.Folder.TrimEnd('/')}", log.ToString());
+        }
+    }
+
+    internal static async Task PublishAsync(string output)
     {
         var root = AppContext.BaseDirectory;
         while (!File.Exists(Path.Combine(root, "BenchDashboard.sln"))) root = Path.GetDirectoryName(root) ?? throw new InvalidOperationException("No repository root.");
@@ -128,5 +174,21 @@ public sealed class PublishedAppTests
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
+
+/// <summary>The dashboard published once for the tests of this class (a publish takes a while).</summary>
+public sealed class PublishedOutput : IAsyncLifetime
+{
+    readonly TempDirectory dir = new();
+
+    public string Folder => dir.File("site");
+
+    public Task InitializeAsync() => PublishedAppTests.PublishAsync(Directory.CreateDirectory(Folder).FullName);
+
+    public Task DisposeAsync()
+    {
+        dir.Dispose();
+        return Task.CompletedTask;
     }
 }

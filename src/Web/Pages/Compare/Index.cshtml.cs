@@ -23,7 +23,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         Keys = CompareApi.SplitItems(items);
         if (Keys.Count > 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct);
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext));
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
