@@ -34,10 +34,14 @@ public static class CoreServices
             options.AddInterceptors(new DatabaseFilesWritable(path));
             // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
             // every one at Error, and a loop retrying on a full disk would write hundreds of megabytes of log.
-            options.ConfigureWarnings(w => w.Log((RelationalEventId.CommandError, LogLevel.Debug)));
+            options.ConfigureWarnings(w => w.Log(
+                (RelationalEventId.CommandError, LogLevel.Debug), (RelationalEventId.TransactionError, LogLevel.Debug),
+                (RelationalEventId.ConnectionError, LogLevel.Debug), (CoreEventId.QueryIterationFailed, LogLevel.Debug),
+                (CoreEventId.SaveChangesFailed, LogLevel.Debug)));
             if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
         });
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
+        services.AddSingleton<StorageReserve>();
         services.AddSingleton<TargetPolicy>();
         services.AddDataProtection();
         services.AddSingleton<ParameterDisplay>();

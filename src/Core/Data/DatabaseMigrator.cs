@@ -13,5 +13,6 @@ public static class DatabaseMigrator
         await db.Database.MigrateAsync(ct);
         // WAL lets the dashboard read while the runner writes samples; the setting persists in the file.
         await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", ct);
+        scope.ServiceProvider.GetRequiredService<StorageReserve>().Ensure();
     }
 }

@@ -23,6 +23,10 @@ public sealed class DatabaseOptions
     [System.ComponentModel.DataAnnotations.Range(1, 1_000_000)]
     public int? MaxSizeMiB { get; set; }
 
+    /// <summary>Space kept free beside the database so that a run that fills the disk can still record its end (<see cref="StorageReserve"/>); 0 for none.</summary>
+    [System.ComponentModel.DataAnnotations.Range(0, 1024)]
+    public int ReserveMiB { get; set; } = 4;
+
     /// <summary>
     /// The file to use. An explicit <see cref="Path"/> wins. Otherwise, on App Service (WEBSITE_INSTANCE_ID is
     /// set) the temp directory on the instance's local disk: the content root there is the /home share

@@ -16,7 +16,7 @@ namespace BenchDashboard.Runner.Execution;
 /// measuring into the void. Never throws.
 /// </summary>
 public sealed class RunProcessor(
-    IEnumerable<IBenchmarkExecutor> executors, RunStore store, IServiceScopeFactory scopes,
+    IEnumerable<IBenchmarkExecutor> executors, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
     IOptions<RunnerOptions> options, ILogger<RunProcessor> logger)
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
@@ -37,6 +37,7 @@ public sealed class RunProcessor(
     async Task ProcessCoreAsync(Run run, CancellationToken stopping)
     {
         var o = options.Value;
+        reserve.Ensure(); // made again if a full disk took it, now that there is room to start a run
         var environmentJson = Json.Serialize(EnvironmentSnapshot.Capture());
         var executor = executors.FirstOrDefault(e => e.Kind == run.Kind);
         if (executor is null)
@@ -109,11 +110,16 @@ public sealed class RunProcessor(
             status = RunStatus.Failed;
             // A full buffer is a symptom: when storing failed meanwhile (a lock is only known after the busy
             // timeout), that failure is the reason; otherwise storing was merely slower than the load.
-            var why = bufferFull
-                ? writer.LastFault is { } f
-                    ? $"{f.Reason} for {writer.LongestFailure.TotalSeconds:N0} s, and the {o.SampleBufferSize:N0} samples waiting filled the buffer"
-                    : $"storing could not keep up: {o.SampleBufferSize:N0} samples were waiting to be stored"
-                : storageStop ?? $"{writer.Fault?.Reason ?? "storing failed"} after the run";
+            // Composed now, when the writer knows most: a lock is learnt of only at the busy timeout, and how long
+            // it lasted only once it is gone.
+            var why = (bufferFull, writer.LastFault) switch
+            {
+                (_, { MayPass: false } fatal) => fatal.Reason, // a full disk: the buffer filling meanwhile is beside the point
+                (true, { } f) => $"{f.Reason} for {writer.LongestFailure.TotalSeconds:N0} s, and the {o.SampleBufferSize:N0} samples waiting filled the buffer",
+                (true, null) => $"storing could not keep up: {o.SampleBufferSize:N0} samples were waiting to be stored",
+                (false, { } f) when storageStop is not null => $"{f.Reason} for {writer.LongestFailure.TotalSeconds:N0} s",
+                _ => storageStop ?? $"{writer.Fault?.Reason ?? "storing failed"} after the run",
+            };
             error = $"Storing samples failed: {why}{(storageStop is null ? "" : "; the load was stopped")}. {measured:N0} samples measured, {writer.Stored:N0} stored, {lost:N0} lost.";
             logger.LogError("Run {RunId}: {Error}", run.Id, error);
         }
@@ -156,6 +162,8 @@ public sealed class RunProcessor(
             catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
             {
                 StorageFault.ForgetConnections();
+                // A full disk cannot take even this: free the space kept for it and try again at once.
+                if (!fault.MayPass && reserve.Release()) continue;
                 try
                 {
                     await store.FinishBrieflyAsync(o.RunId, o.Status, o.Completed, o.Error, CancellationToken.None);
@@ -232,8 +240,14 @@ public sealed class RunProcessor(
         try
         {
             while (await timer.WaitForNextTickAsync(ct))
-                if (writer.Fault is { } fault && (!fault.MayPass || writer.GaveUp || writer.FailingFor > stall))
-                    stopLoad(fault.MayPass ? $"{fault.Reason} for {writer.FailingFor.TotalSeconds:N0} s" : fault.Reason);
+            {
+                if (writer.Fault is { MayPass: false } fatal) stopLoad(fatal.Reason);
+                else if (writer.GaveUp || writer.FailingFor > stall)
+                    // The fault may not be known yet: a write waiting out a lock learns of it only at the busy timeout.
+                    stopLoad(writer.Fault is { } fault
+                        ? $"{fault.Reason} for {writer.FailingFor.TotalSeconds:N0} s"
+                        : $"storing samples has made no progress for {writer.FailingFor.TotalSeconds:N0} s");
+            }
         }
         catch (OperationCanceledException)
         {

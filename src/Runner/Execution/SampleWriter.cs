@@ -31,7 +31,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
 
     // Unbounded underneath, bounded by the count: the channel's own bound would take a lock on every write.
     readonly Channel<Sample> channel = Channel.CreateUnbounded<Sample>(new UnboundedChannelOptions { SingleReader = true });
-    long buffered, stored, failingSince, completedAt, longestFailureTicks;
+    long buffered, stored, failingSince, completedAt, longestFailureTicks, attemptStarted;
     volatile StorageFault? fault, lastFault;
 
     /// <summary>Queues a sample; false when the buffer is full (the caller must stop the load: storing cannot keep up).</summary>
@@ -70,8 +70,15 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         while ((current = Interlocked.Read(ref longestFailureTicks)) < length.Ticks && Interlocked.CompareExchange(ref longestFailureTicks, length.Ticks, current) != current) { }
     }
 
-    /// <summary>How long storing has failed without a success in between; zero when it is not failing.</summary>
-    public TimeSpan FailingFor => Interlocked.Read(ref failingSince) is var since and > 0 ? Stopwatch.GetElapsedTime(since) : TimeSpan.Zero;
+    /// <summary>
+    /// How long storing has made no progress: since the first failed attempt began (a write that waits out a
+    /// lock's busy timeout was already failing while it waited), or since the write under way began; zero when
+    /// it is not stuck.
+    /// </summary>
+    public TimeSpan FailingFor =>
+        Interlocked.Read(ref failingSince) is var since and > 0 ? Stopwatch.GetElapsedTime(since)
+        : Interlocked.Read(ref attemptStarted) is var started and > 0 ? Stopwatch.GetElapsedTime(started)
+        : TimeSpan.Zero;
 
     /// <summary>Gave up with samples unstored (the run must say how many were lost).</summary>
     public bool GaveUp { get; private set; }
@@ -101,9 +108,12 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         var backoff = FirstBackoff;
         while (true)
         {
+            var started = Stopwatch.GetTimestamp();
+            Interlocked.Exchange(ref attemptStarted, started);
             try
             {
                 await SaveAsync(batch);
+                Interlocked.Exchange(ref attemptStarted, 0);
                 Interlocked.Add(ref stored, batch.Count);
                 if (Interlocked.Exchange(ref failingSince, 0) is var since and > 0) RecordFailure(Stopwatch.GetElapsedTime(since));
                 fault = null;
@@ -116,7 +126,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
                 fault = current;
                 lastFault = current;
                 StorageFault.ForgetConnections();
-                Interlocked.CompareExchange(ref failingSince, Stopwatch.GetTimestamp(), 0);
+                Interlocked.CompareExchange(ref failingSince, started, 0);
+                Interlocked.Exchange(ref attemptStarted, 0);
                 if (!current.MayPass || GiveUpNow()) return false;
             }
             await Task.Delay(backoff);
@@ -129,26 +140,39 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         Interlocked.Read(ref completedAt) is var completed and > 0
         && Stopwatch.GetElapsedTime(Math.Max(completed, Interlocked.Read(ref failingSince))) > giveUpAfter;
 
+    /// <summary>
+    /// One transaction for the batch. After SQLITE_FULL (or a read-only WAL) SQLite has already rolled the
+    /// transaction back, so rolling back again, which disposing the transaction or closing the connection does,
+    /// throws "cannot rollback - no transaction is active": that must never replace the failure that matters.
+    /// </summary>
     async Task SaveAsync(List<Sample> batch)
     {
-        await using var scope = scopes.CreateAsyncScope();
-        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        var transaction = await db.Database.BeginTransactionAsync();
+        var scope = scopes.CreateAsyncScope();
+        IDbContextTransaction? transaction = null;
+        Exception? failure = null;
         try
         {
+            var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            transaction = await db.Database.BeginTransactionAsync();
             await InsertAsync(db, transaction, batch);
             await transaction.CommitAsync();
         }
-        catch
+        catch (Exception ex)
         {
-            // A failed rollback ("cannot rollback - no transaction is active" after a read-only WAL) must not
-            // replace the failure that matters.
-            try { await transaction.RollbackAsync(); } catch (Exception) { }
+            failure = ex;
             throw;
         }
         finally
         {
-            try { await transaction.DisposeAsync(); } catch (Exception) { }
+            try
+            {
+                if (transaction is not null) await transaction.DisposeAsync();
+                await scope.DisposeAsync();
+            }
+            catch (Exception) when (failure is not null)
+            {
+                try { await scope.DisposeAsync(); } catch (Exception) { } // the connection still goes back to the pool
+            }
         }
     }
 

@@ -60,6 +60,47 @@ public sealed class StorageFaultTests
     }
 
     [Fact]
+    public async Task ARealFullDiskStopsTheLoadAndTheReserveLetsTheRunRecordWhy()
+    {
+        // A 12 MiB filesystem, as in the probe. On a real full disk SQLite rolls the whole transaction back itself,
+        // and every write needs WAL space first: the run used to stay 'running', its reason "cannot rollback".
+        using var disk = SmallDisk.Mount(12);
+        await using var host = await RunnerHost.CreateAsync(new() { ["Database:Path"] = Path.Combine(disk.Path, "bench.db") });
+        var runId = await host.EnqueueAsync(queue => queue.EnqueueAsync(EndlessWrites, null, default));
+        var next = await host.EnqueueAsync(queue => queue.EnqueueAsync(SmallRun, null, default));
+        await host.Host.StartAsync();
+
+        var run = await host.UntilFinalAsync(runId, seconds: 30);
+        var after = await host.UntilFinalAsync(next, seconds: 30);
+        await host.Host.StopAsync();
+
+        Assert.Equal(RunStatus.Failed, run.Status);
+        Assert.StartsWith("Storing samples failed: the database or its disk is full (SQLITE_FULL); the load was stopped.", run.Error);
+        Assert.True(run.EndedUtcMs - run.StartedUtcMs < 20_000, "the load ran on long after the disk was full");
+        await AssertEveryMeasuredSampleIsStoredOrCountedLostAsync(host, run);
+        // The failures are reported by the runner, once each: EF Core's own error lines are turned down.
+        Assert.DoesNotContain(host.Logs.Entries, e => e.Level >= LogLevel.Error && e.Category.StartsWith("Microsoft.EntityFrameworkCore", StringComparison.Ordinal));
+        Assert.NotEqual(RunStatus.Running, after.Status); // the queue goes on: with room for 100 samples it completes, without it fails saying so
+    }
+
+    [Fact]
+    public void TheReserveTakesRealSpaceAndIsFreedWhenReleased()
+    {
+        using var disk = SmallDisk.Mount(8);
+        var options = Microsoft.Extensions.Options.Options.Create(new BenchDashboard.Core.Data.DatabaseOptions { Path = Path.Combine(disk.Path, "bench.db"), ReserveMiB = 4 });
+        var environment = new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = disk.Path };
+        var reserve = new BenchDashboard.Core.Data.StorageReserve(options, environment, Microsoft.Extensions.Logging.Abstractions.NullLogger<BenchDashboard.Core.Data.StorageReserve>.Instance);
+        long Free() => new DriveInfo(disk.Path).AvailableFreeSpace;
+
+        var before = Free();
+        reserve.Ensure();
+        Assert.InRange(before - Free(), 4L << 20, 5L << 20); // written, not sparse: the space is really taken
+        Assert.True(reserve.Release());
+        Assert.InRange(Free(), before - (1L << 20), before);
+        Assert.False(reserve.Release()); // nothing left to release
+    }
+
+    [Fact]
     public async Task ADatabaseLockedPastTheBusyTimeoutStopsTheLoadAndTheQueueGoesOnOnceItIsFree()
     {
         // A paced load (about 1,000 requests/s), so the stall bound, not the buffer, stops it.
@@ -233,5 +274,29 @@ sealed class ReadOnlyFiles : IDisposable
     {
         if (root) Run("chattr", ["-i", .. files]);
         else Run("chmod", ["644", .. files]);
+    }
+}
+
+/// <summary>A small tmpfs mounted for one test (root only, as on this project's test machines), unmounted after.</summary>
+sealed class SmallDisk : IDisposable
+{
+    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "benchdashboard-tests", "disk-" + Guid.NewGuid().ToString("n"));
+
+    SmallDisk(int mib)
+    {
+        Directory.CreateDirectory(Path);
+        using var mount = Process.Start(new ProcessStartInfo("mount", ["-t", "tmpfs", "-o", $"size={mib}m", "tmpfs", Path]) { RedirectStandardError = true })!;
+        mount.WaitForExit();
+        Assert.True(mount.ExitCode == 0, $"A full-disk test needs to mount a tmpfs (as root): {mount.StandardError.ReadToEnd()}");
+    }
+
+    public static SmallDisk Mount(int mib) => new(mib);
+
+    public void Dispose()
+    {
+        SqliteConnection.ClearAllPools();
+        using var umount = Process.Start(new ProcessStartInfo("umount", ["-l", Path]) { RedirectStandardError = true })!;
+        umount.WaitForExit();
+        try { Directory.Delete(Path); } catch (IOException) { }
     }
 }
