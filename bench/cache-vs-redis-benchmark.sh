@@ -14,18 +14,9 @@ if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/nu
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null
 fi
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
+source bench/lib.sh
 redis-server --port $redis_port --bind 127.0.0.1 --save "" --appendonly no --daemonize no >"$work/redis.log" 2>&1 & pids+=($!)
-dotnet build src/Web -c Release -nologo -v quiet >/dev/null
-ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port ASPNETCORE_ENVIRONMENT=Development Database__Path="$work/bench.db" Demo__Seed=false \
-  ConnectionStrings__bench="127.0.0.1:$redis_port" Logging__LogLevel__Default=Warning \
-  dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$web_port/api/runs" >/dev/null && break; sleep 0.2; done
+start_dashboard $web_port ConnectionStrings__bench="127.0.0.1:$redis_port"
 redis-cli -p $redis_port ping >/dev/null
 
 run_redis_benchmark() { # concurrency n → "set_rps set_p50 get_rps get_p50"
@@ -37,11 +28,8 @@ print(rows["SET"]["rps"], rows["SET"]["p50_latency_ms"], rows["GET"]["rps"], row
 
 run_runner() { # concurrency n → "set_rps set_p50 get_rps get_p50"
   local id
-  id=$(curl -sf -H 'Content-Type: application/json' "http://127.0.0.1:$web_port/api/runs" \
-    -d "{\"kind\":\"cache\",\"backend\":\"redis\",\"connection\":\"bench\",\"phases\":[\"write\",\"read-same\"],\"requests\":$2,\"concurrency\":$1,\"keyCount\":1,\"valueBytes\":3}" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-  while curl -sf "http://127.0.0.1:$web_port/api/runs/$id?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.5; done
-  curl -sf "http://127.0.0.1:$web_port/api/runs/$id" | python3 -c '
+  id=$(run_and_wait "{\"kind\":\"cache\",\"backend\":\"redis\",\"connection\":\"bench\",\"phases\":[\"write\",\"read-same\"],\"requests\":$2,\"concurrency\":$1,\"keyCount\":1,\"valueBytes\":3}")
+  curl -sf "$dashboard/api/runs/$id" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["status"] == "completed" and r["stats"]["errors"] == 0, (r["status"], r["error"], r["stats"]["errors"])

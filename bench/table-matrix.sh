@@ -17,31 +17,16 @@ azurite_port=10912 web_port=5092
 [ -x node_modules/.bin/azurite-table ] || npm ci --no-audit --no-fund --loglevel=error
 command -v tcpdump >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tcpdump >/dev/null; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
+source bench/lib.sh
 node_modules/.bin/azurite-table --tableHost 127.0.0.1 --tablePort $azurite_port --inMemoryPersistence --skipApiVersionCheck --disableTelemetry --silent \
   >"$work/azurite.log" 2>&1 & pids+=($!)
-dotnet build src/Web -c Release -nologo -v quiet >/dev/null
 key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
-ASPNETCORE_URLS=http://127.0.0.1:$web_port Urls=http://127.0.0.1:$web_port ASPNETCORE_ENVIRONMENT=Development Database__Path="$work/bench.db" Demo__Seed=false \
-  ConnectionStrings__bench="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$azurite_port/devstoreaccount1;" \
-  Logging__LogLevel__Default=Warning \
-  dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$web_port/api/runs" >/dev/null && break; sleep 0.2; done
-
-run() { # JSON parameters → run id, once the run has ended
-  local id
-  id=$(curl -sf -H 'Content-Type: application/json' "http://127.0.0.1:$web_port/api/runs" -d "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-  while curl -sf "http://127.0.0.1:$web_port/api/runs/$id?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.5; done
-  echo "$id"
-}
+start_dashboard $web_port \
+  ConnectionStrings__bench="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$azurite_port/devstoreaccount1;"
+run() { run_and_wait "$1"; }
 
 report() { # run id → the table of its variants
-  curl -sf "http://127.0.0.1:$web_port/api/runs/$1" | python3 -c '
+  curl -sf "$dashboard/api/runs/$1" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 assert r["status"] == "completed" and r["stats"]["errors"] == 0, (r["status"], r["error"], r["stats"]["errors"])

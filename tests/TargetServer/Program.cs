@@ -7,7 +7,7 @@ namespace BenchDashboard.TargetServer;
 
 // A target with known latency for the accuracy tests, in its own process so that it shares no thread pool,
 // timers, GC or JIT with the client being measured. Prints "listening <url>" once it accepts connections
-// and exits when its standard input closes, so it never outlives the test that started it.
+// and exits when its standard input closes, so it never outlives the test that started it (or on SIGTERM).
 static class Program
 {
     static async Task Main(string[] args)
@@ -34,6 +34,21 @@ static class Program
             }
             await WriteAsync(http, size);
         });
+        // /stall?key=K&ms=D&at=A&for=F: answers in D ms, except that every response due in the window from A ms
+        // to A + F ms after the first request with this key is held until the window ends: the whole service
+        // stalls once, as a GC pause or a failover would. The key lets each test have its own clock.
+        var firstRequest = new System.Collections.Concurrent.ConcurrentDictionary<string, long>();
+        app.MapGet("/stall", async (HttpContext http, string key, int ms, int at, int @for) =>
+        {
+            var now = Stopwatch.GetTimestamp();
+            var first = firstRequest.GetOrAdd(key, now);
+            var answer = Stopwatch.GetElapsedTime(first, now) + TimeSpan.FromMilliseconds(ms);
+            var windowEnd = TimeSpan.FromMilliseconds(at + @for);
+            if (answer >= TimeSpan.FromMilliseconds(at) && answer < windowEnd) answer = windowEnd;
+            var wait = answer - Stopwatch.GetElapsedTime(first);
+            if (wait > TimeSpan.Zero) await Task.Delay(wait);
+            await WriteAsync(http, 64);
+        });
         app.MapGet("/ok", (HttpContext http, int size = 64) => WriteAsync(http, size));
         app.MapGet("/status", (HttpContext http, int code) =>
         {
@@ -49,7 +64,9 @@ static class Program
 
         await app.StartAsync();
         Console.WriteLine($"listening {app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()}");
-        await Console.In.ReadToEndAsync();
+        // Also on SIGTERM (a script's cleanup), which stops the host but would leave this waiting for input.
+        var stopping = Task.Delay(Timeout.Infinite, app.Lifetime.ApplicationStopping);
+        await Task.WhenAny(Console.In.ReadToEndAsync(), stopping);
         await app.StopAsync();
     }
 

@@ -61,6 +61,9 @@ public sealed class BenchmarkKinds
     /// <summary>The series a run's others are shown against by default (Table: both toggles on).</summary>
     public string? BaselineSeries(Run run) => Ask(run, (kind, p) => kind.BaselineSeries(p));
 
+    /// <summary>An open-model run's schedule in words (<see cref="LoadProfile.Describe"/>); null for a closed run.</summary>
+    public string? Schedule(Run run) => Ask(run, (_, p) => p is ILoadParameters load ? LoadProfile.Describe(load) : null);
+
     /// <summary>The kind's own figures of a run (<see cref="IBenchmarkKind.Figures"/>), or null.</summary>
     public object? Figures(RunReport report) => Ask(report.Run, (kind, p) => kind.Figures(p, report));
 

@@ -16,9 +16,12 @@ public sealed record ThresholdResult(bool Passed, IReadOnlyList<ThresholdCheck> 
             // No answered request has no latency: that fails a latency limit rather than passing it.
             if (limit is { } l) checks.Add(new ThresholdCheck(metric, l, actual, actual is { } a && a <= l));
         }
-        AtMost("medianMs", thresholds.MaxMedianMs, summary.MedianNs / 1e6);
-        AtMost("p95Ms", thresholds.MaxP95Ms, summary.P95Ns / 1e6);
-        AtMost("p99Ms", thresholds.MaxP99Ms, summary.P99Ns / 1e6);
+        var (median, p95, p99) = summary.Of(thresholds.Latency);
+        var of = thresholds.Latency == Statistics.LatencyBasis.Service ? "service" : "";
+        string Name(string metric) => of.Length == 0 ? metric : of + char.ToUpperInvariant(metric[0]) + metric[1..];
+        AtMost(Name("medianMs"), thresholds.MaxMedianMs, median / 1e6);
+        AtMost(Name("p95Ms"), thresholds.MaxP95Ms, p95 / 1e6);
+        AtMost(Name("p99Ms"), thresholds.MaxP99Ms, p99 / 1e6);
         AtMost("errorPercent", thresholds.MaxErrorPercent, summary.Count == 0 ? null : summary.ErrorPercent); // no request is no pass
         if (thresholds.MinRequestsPerSecond is { } min)
             checks.Add(new ThresholdCheck("requestsPerSecond", min, summary.RequestsPerSecond, summary.RequestsPerSecond >= min));

@@ -12,6 +12,10 @@ public sealed record Thresholds
     public double? MaxP99Ms { get; init; }
     public double? MaxErrorPercent { get; init; }
     public double? MinRequestsPerSecond { get; init; }
+
+    /// <summary>What the latency limits rank in an open-model run: corrected latency (the default) or service time.</summary>
+    public Statistics.LatencyBasis Latency { get; init; } = Statistics.LatencyBasis.Corrected;
+
     public double RegressionPercent { get; init; } = 10;
     public int TrailingRuns { get; init; } = 10;
 
@@ -33,6 +37,7 @@ public sealed record Thresholds
         Positive("minRequestsPerSecond", MinRequestsPerSecond);
         if (MaxErrorPercent is { } e && (!double.IsFinite(e) || e < 0 || e > 100)) errors["maxErrorPercent"] = ["Enter a percentage from 0 to 100 or leave it empty."];
         if (!double.IsFinite(RegressionPercent) || RegressionPercent <= 0 || RegressionPercent > 1000) errors["regressionPercent"] = ["Enter a percentage above 0 (and at most 1,000)."];
+        if (!Enum.IsDefined(Latency)) errors["latency"] = ["The latency limits apply to \"corrected\" latency or \"service\" time."];
         if (TrailingRuns is < 3 or > 100) errors["trailingRuns"] = ["Compare with 3 to 100 previous runs."];
         return errors;
     }

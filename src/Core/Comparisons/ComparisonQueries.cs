@@ -12,8 +12,9 @@ public sealed class ComparisonQueries(RunQueries runs, Security.ParameterDisplay
     public const int MaxTotalSamples = 5_000_000;
 
     /// <param name="reveal">An identified administrator: parameters are shown with their secrets.</param>
+    /// <param name="basis">What the latencies are in open-model runs: corrected (default) or service time.</param>
     public async Task<(RunComparison? Comparison, Dictionary<string, string[]> Errors)> CompareAsync(
-        IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct, bool reveal = false)
+        IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct, bool reveal = false, LatencyBasis basis = LatencyBasis.Corrected)
     {
         keys = keys.Select(k => k.Trim()).Where(k => k.Length > 0).Distinct().ToList();
         if (keys.Count < 2 || keys.Count > MaxItems)
@@ -28,7 +29,7 @@ public sealed class ComparisonQueries(RunQueries runs, Security.ParameterDisplay
             if (!reports.TryGetValue(runId, out var report))
             {
                 if (await runs.ReportAsync(runId, ct) is not { } found) return (null, new() { ["items"] = [$"There is no run {runId}."] });
-                reports[runId] = report = found;
+                reports[runId] = report = basis.Apply(found);
             }
             if (series is null)
             {

@@ -9,13 +9,26 @@ public sealed class Sample
     public long RunId { get; set; }
     public int Index { get; set; }
 
-    /// <summary>When the request started, relative to the start of the run (first request, warm-up included).</summary>
+    /// <summary>
+    /// When the request started, relative to the start of the run (first request, warm-up included). In the open
+    /// model: when it was due (its intended start on the schedule); it actually started <see cref="LagNs"/> later.
+    /// </summary>
     public long OffsetNs { get; set; }
 
-    /// <summary>Total time: request start until the response body was fully read (ab "Total").</summary>
+    /// <summary>
+    /// Total time: request start until the response body was fully read (ab "Total"). In the open model the
+    /// corrected latency, from the intended start: what a user arriving on schedule waited, a stall included
+    /// (coordinated omission corrected). The service time is <c>LatencyNs − LagNs</c>.
+    /// </summary>
     public long LatencyNs { get; set; }
 
-    /// <summary>Request start until response headers arrived; null when none arrived.</summary>
+    /// <summary>
+    /// Open model only: how late the request actually started (actual − intended), because the generator was
+    /// late or every connection was busy. Null in the closed model.
+    /// </summary>
+    public long? LagNs { get; set; }
+
+    /// <summary>Actual request start until response headers arrived; null when none arrived.</summary>
     public long? HeadersNs { get; set; }
 
     /// <summary>TCP connect time when this request opened a new connection (ab "Connect"); null on a reused one.</summary>

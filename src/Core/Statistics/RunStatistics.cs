@@ -22,8 +22,13 @@ public sealed record RunStatistics(
     LatencyLadder? Waiting,
     LatencyLadder? Processing,
     ResponseClasses Classes,
-    ColdStart? Cold)
+    ColdStart? Cold,
+    LatencyLadder? ServiceTime = null,
+    LatencyLadder? Lag = null)
 {
+    /// <summary>An open-model run: <see cref="Latency"/> is corrected (from the intended start), <see cref="ServiceTime"/> from the actual one.</summary>
+    public bool IsOpenModel => Lag is not null;
+
     /// <param name="elapsedNs">
     /// The time the samples took, when it is not their wall-clock span: a series interleaved with others
     /// (<see cref="SeriesStatistics"/>) shares the run's time with them.
@@ -52,9 +57,12 @@ public sealed record RunStatistics(
             Latency: LatencyLadder.From(answered.Select(s => s.LatencyNs)),
             Connect: LatencyLadder.From(answered.Where(s => s.ConnectNs.HasValue).Select(s => s.ConnectNs!.Value)),
             Waiting: LatencyLadder.From(answered.Where(s => s.HeadersNs.HasValue).Select(s => s.HeadersNs!.Value - (s.ConnectNs ?? 0))),
-            Processing: LatencyLadder.From(answered.Select(s => s.LatencyNs - (s.ConnectNs ?? 0))),
+            // Connection times are the request's own: from its actual start, whatever the model.
+            Processing: LatencyLadder.From(answered.Select(s => s.LatencyNs - (s.LagNs ?? 0) - (s.ConnectNs ?? 0))),
             Classes: ClassesOf(measured),
-            Cold: ColdStart.From(samples));
+            Cold: ColdStart.From(samples),
+            ServiceTime: LatencyLadder.From(answered.Where(s => s.LagNs.HasValue).Select(s => s.LatencyNs - s.LagNs!.Value)),
+            Lag: LatencyLadder.From(measured.Where(s => s.LagNs.HasValue).Select(s => s.LagNs!.Value)));
     }
 
     static ResponseClasses ClassesOf(List<Sample> measured)

@@ -9,7 +9,7 @@ namespace BenchDashboard.Core.Statistics;
 /// <param name="Interleaved">
 /// The run's series took turns rather than one after another (Table variants go A B C D A B C D …). Each
 /// spans the whole run, so its wall-clock span says nothing about it: its elapsed time is instead the time
-/// spent in its own requests divided by the workers that sent them, and its rate is measured ÷ that time,
+/// spent in its own requests (their service time) divided by the workers that sent them, and its rate is measured ÷ that time,
 /// i.e. what the series achieves while it has the workers to itself. For series that ran one after another
 /// the two definitions agree (the workers were busy with that series the whole time).
 /// </param>
@@ -27,7 +27,7 @@ public sealed record SeriesStatistics(string Name, RunStatistics Statistics, int
         {
             var measured = g.Samples.Where(s => !s.IsWarmup).ToList();
             long? busy = interleaved && measured.Count > 0
-                ? measured.Sum(s => s.LatencyNs) / Math.Max(1, measured.Select(s => s.Connection).Distinct().Count())
+                ? measured.Sum(s => s.LatencyNs - (s.LagNs ?? 0)) / Math.Max(1, measured.Select(s => s.Connection).Distinct().Count())
                 : null;
             return new SeriesStatistics(g.Name, RunStatistics.From(g.Samples, busy),
                 Hits: measured.Count(s => s.Hit == true), Misses: measured.Count(s => s.Hit == false), interleaved);

@@ -11,7 +11,9 @@ namespace BenchDashboard.Runner.Cache;
 
 /// <summary>
 /// Seed 004's experiment: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
-/// each by <c>Concurrency</c> workers issuing operations back to back. Every operation is a sample whose
+/// each by <c>Concurrency</c> workers issuing operations back to back (closed model), or each following the
+/// schedule of <c>rate</c> and <c>stages</c> from its own start, with at most <c>Concurrency</c> operations in
+/// flight (open model, <see cref="OpenLoad"/>). Every operation is a sample whose
 /// series is its phase; sample indexes run on across phases. A read that finds nothing is a miss, not an
 /// error. The run's keys are deleted at the end, after a failure or cancel too, and expire after a day in
 /// case the runner dies first.
@@ -136,6 +138,11 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
 
         async Task RunPhaseAsync(CachePhase phase, CancellationToken ct)
         {
+            if (LoadProfile.Of(p) is { } profile)
+            {
+                await RunOpenPhaseAsync(phase, profile, ct);
+                return;
+            }
             var claim = OperationClaims.Of(p.Requests, p.DurationSeconds);
 
             // One worker that gives up (the server is gone) stops the others too. Their tasks end cancelled,
@@ -160,7 +167,23 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             await Task.WhenAll(workers);
         }
 
-        async Task OperateAsync(CachePhase phase, long i, int worker, FailureStreak streak, CancellationToken ct)
+        /// <summary>The phase's operations on the schedule; a slot is a worker, with its own failure streak.</summary>
+        async Task RunOpenPhaseAsync(CachePhase phase, LoadProfile profile, CancellationToken ct)
+        {
+            var streaks = Enumerable.Range(0, p.Concurrency).Select(_ => new FailureStreak()).ToArray();
+            var monitor = new OpenLoadMonitor();
+            try
+            {
+                await OpenLoad.RunAsync(profile, p.Concurrency, (slot, i, due) => OperateAsync(phase, i, slot, streaks[slot], ct, due), monitor, ct);
+            }
+            finally
+            {
+                monitor.Report(context.Notes, p.Concurrency, phase.Name());
+            }
+        }
+
+        /// <param name="due">Open model: when the operation was due; its latency counts from there, and its lag is how late it started.</param>
+        async Task OperateAsync(CachePhase phase, long i, int worker, FailureStreak streak, CancellationToken ct, long? due = null)
         {
             var key = phase switch
             {
@@ -198,8 +221,10 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 failure = ex;
             }
             var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
-            sample.OffsetNs = Ticks.ToNanoseconds(start - runStart);
-            sample.LatencyNs = Ticks.ToNanoseconds(end - start);
+            var origin = due ?? start;
+            sample.OffsetNs = Ticks.ToNanoseconds(origin - runStart);
+            sample.LatencyNs = Ticks.ToNanoseconds(end - origin);
+            if (due is { } d) sample.LagNs = Ticks.ToNanoseconds(start - d);
             if (failure is not null)
             {
                 sample.Error = CacheErrorClassifier.Classify(failure);

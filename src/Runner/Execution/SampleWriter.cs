@@ -181,8 +181,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         await using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = """
-            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection, Series, Hit)
-            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection, $series, $hit)
+            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection, Series, Hit, LagNs)
+            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection, $series, $hit, $lag)
             """;
         var run = Parameter(insert, "$run");
         var index = Parameter(insert, "$index");
@@ -197,6 +197,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         var connection = Parameter(insert, "$connection");
         var series = Parameter(insert, "$series");
         var hit = Parameter(insert, "$hit");
+        var lag = Parameter(insert, "$lag");
         await insert.PrepareAsync();
 
         foreach (var s in batch)
@@ -214,6 +215,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             connection.Value = s.Connection;
             series.Value = (object?)s.Series ?? DBNull.Value;
             hit.Value = (object?)s.Hit ?? DBNull.Value;
+            lag.Value = (object?)s.LagNs ?? DBNull.Value;
             await insert.ExecuteNonQueryAsync();
         }
     }

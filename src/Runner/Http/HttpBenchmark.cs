@@ -9,9 +9,11 @@ using BenchDashboard.Runner.Execution;
 namespace BenchDashboard.Runner.Http;
 
 /// <summary>
-/// HTTP latency benchmark: <c>Concurrency</c> connections each send requests back to back. Warm-up requests
-/// go first on the same connections and finish before measurement starts. Sample indexes number requests in
-/// the order they started, across connections, so index 0 is the run's cold first request.
+/// HTTP latency benchmark. Closed model: <c>Concurrency</c> connections each send requests back to back. Open
+/// model: requests start on the schedule of <c>rate</c> and <c>stages</c> (<see cref="OpenLoad"/>), each on a
+/// free one of the connections. Warm-up requests go first, back to back on the same connections, and finish
+/// before measurement starts. Sample indexes number requests in the order they started, across connections,
+/// so index 0 is the run's cold first request.
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
 {
@@ -30,6 +32,20 @@ public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
             if (warmupCount > 0)
                 await RunPhaseAsync(connections, context, OperationClaims.UpTo(warmupCount), runStart, warmup: true, ct);
 
+            if (LoadProfile.Of(parameters) is { } profile)
+            {
+                var monitor = new OpenLoadMonitor();
+                try
+                {
+                    await OpenLoad.RunAsync(profile, connections.Length, async (slot, k, due) =>
+                        context.Record(await connections[slot].SendAsync((int)(warmupCount + k), runStart, warmup: false, ct, due)), monitor, ct);
+                }
+                finally
+                {
+                    monitor.Report(context.Notes, connections.Length);
+                }
+                return;
+            }
             var measured = OperationClaims.Of(parameters.Requests, parameters.DurationSeconds);
             Func<long> claim = () => measured() is var i && i >= 0 ? warmupCount + i : -1;
             await RunPhaseAsync(connections, context, claim, runStart, warmup: false, ct);

@@ -78,7 +78,11 @@ sealed class HttpConnection : IDisposable
     }
 
     /// <summary>Sends one request and reads the whole body; never throws for a fault of the target.</summary>
-    public async Task<Sample> SendAsync(int index, long runStartTicks, bool warmup, CancellationToken runToken)
+    /// <param name="dueTicks">
+    /// Open model: when the request was due on the schedule. Its sample then starts there (offset), its latency
+    /// is counted from there (corrected), and how late it actually started is its lag.
+    /// </param>
+    public async Task<Sample> SendAsync(int index, long runStartTicks, bool warmup, CancellationToken runToken, long? dueTicks = null)
     {
         using var request = new HttpRequestMessage(method, uri);
         foreach (var (name, value) in parameters.Headers)
@@ -89,7 +93,9 @@ sealed class HttpConnection : IDisposable
 
         var sample = new Sample { Index = index, IsWarmup = warmup, Connection = id };
         var start = Stopwatch.GetTimestamp();
-        sample.OffsetNs = Ticks.ToNanoseconds(start - runStartTicks);
+        var origin = dueTicks ?? start; // where latency is counted from
+        sample.OffsetNs = Ticks.ToNanoseconds(origin - runStartTicks);
+        if (dueTicks is { } due) sample.LagNs = Ticks.ToNanoseconds(start - due);
         // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
         timeout.CancelAfter(parameters.Timeout);
@@ -103,7 +109,7 @@ sealed class HttpConnection : IDisposable
             long bytes = 0;
             int read;
             while ((read = await stream.ReadAsync(buffer, ct)) > 0) bytes += read;
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
             sample.Bytes = bytes;
             sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
             RecordCachingEvidence(response);
@@ -114,7 +120,7 @@ sealed class HttpConnection : IDisposable
         }
         catch (OperationCanceledException)
         {
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
             sample.Error = ErrorKind.Timeout;
         }
         catch (HttpRequestException ex) when (ex.InnerException is TargetRefusedException refused)
@@ -123,7 +129,7 @@ sealed class HttpConnection : IDisposable
         }
         catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
         {
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
             sample.Error = HttpErrorClassifier.Classify(ex);
         }
         var connect = Interlocked.Exchange(ref pendingConnectTicks, -1);

@@ -18,7 +18,9 @@ namespace BenchDashboard.Runner.Tables;
 /// Seed 003's experiment: inserts of single entities and of entity group transactions, each with
 /// Expect: 100-continue and Nagle's algorithm on and off. Every combination is a variant with its own
 /// connection per worker; a worker goes round the variants (A B C D A B C D …) so drift of the service hits
-/// all of them alike, and every variant gets the same number of requests. Each request is a sample whose
+/// all of them alike, and every variant gets the same number of requests. In the open model requests start on
+/// the schedule instead, taking the variants in the same turn (request k is variant k mod the variants; with a
+/// duration their counts may differ by one). Each request is a sample whose
 /// series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
 /// every answered insert land?) and then emptied.
 /// </summary>
@@ -162,7 +164,26 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             ThreadPoolGuard.EnsureCovers(p.Concurrency);
             // Warm-up rounds first, on the same connections; measured rounds start when every worker is done with them.
             if (p.WarmupRequests > 0) await RoundsAsync(OperationClaims.UpTo(p.WarmupRequests), warmup: true, ct);
-            await RoundsAsync(OperationClaims.Of(p.Requests, p.DurationSeconds), warmup: false, ct);
+            if (LoadProfile.Of(p) is { } profile) await OnScheduleAsync(profile, ct);
+            else await RoundsAsync(OperationClaims.Of(p.Requests, p.DurationSeconds), warmup: false, ct);
+        }
+
+        /// <summary>The open model: request k, of variant k mod the variants, starts when due on a free worker's connection for that variant.</summary>
+        async Task OnScheduleAsync(LoadProfile profile, CancellationToken ct)
+        {
+            var monitor = new OpenLoadMonitor();
+            try
+            {
+                await OpenLoad.RunAsync(profile, p.Concurrency, async (worker, k, due) =>
+                {
+                    var v = (int)(k % variants.Count);
+                    context.Record(await SendAsync(connections[worker][v], v, worker, warmup: false, ct, due));
+                }, monitor, ct);
+            }
+            finally
+            {
+                monitor.Report(context.Notes, p.Concurrency);
+            }
         }
 
         /// <summary>Each worker claims a round and sends one request of every variant, in order, until no round is left.</summary>
@@ -175,7 +196,8 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 ct.ThrowIfCancellationRequested(); // a run stopped between two rounds did not complete
             }, ct)));
 
-        async Task<Sample> SendAsync(TableConnection connection, int v, int worker, bool warmup, CancellationToken runToken)
+        /// <param name="due">Open model: when the request was due; its latency counts from there, its lag is how late it started.</param>
+        async Task<Sample> SendAsync(TableConnection connection, int v, int worker, bool warmup, CancellationToken runToken, long? due = null)
         {
             var variant = variants[v];
             var index = Interlocked.Increment(ref nextIndex); // numbered in the order requests start, across workers
@@ -188,14 +210,16 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
             var start = Stopwatch.GetTimestamp();
-            sample.OffsetNs = Ticks.ToNanoseconds(start - runStart);
+            var origin = due ?? start; // where latency is counted from
+            sample.OffsetNs = Ticks.ToNanoseconds(origin - runStart);
+            if (due is { } d) sample.LagNs = Ticks.ToNanoseconds(start - d);
             timeout.CancelAfter(p.Timeout); // armed after the start, so a timed-out sample lasts the timeout
             try
             {
                 var outcome = variant.Operation == TableOperation.Batch
                     ? await connection.Client.SubmitBatchAsync(entities, timeout.Token)
                     : await connection.Client.InsertAsync(entities[0], timeout.Token);
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
                 sample.StatusCode = outcome.Status;
                 sample.Error = TableErrorClassifier.Classify(outcome);
                 if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
@@ -207,14 +231,14 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             }
             catch (OperationCanceledException)
             {
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
                 sample.Error = ErrorKind.Timeout;
                 context.Notes.AddError(ErrorKind.Timeout, $"No answer within {p.TimeoutMs:N0} ms.");
             }
             catch (RequestFailedException ex) when (ex.Status == 0)
             {
                 // Azure.Core's transport failure: refused, reset, closed mid-answer.
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
                 sample.Error = HttpErrorClassifier.Classify(ex);
                 context.Notes.AddError(sample.Error, ex.Message);
             }

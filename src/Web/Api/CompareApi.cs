@@ -17,12 +17,15 @@ public static class CompareApi
 
     /// <summary>
     /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
-    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV.
+    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV; <c>latency=service</c> compares the
+    /// service time of open-model runs instead of their corrected latency.
     /// </summary>
     static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
-        string[]? items, string? baseline, int? seed, string? format, ComparisonQueries queries, HttpContext context, CancellationToken ct)
+        string[]? items, string? baseline, int? seed, string? format, string? latency, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
-        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context));
+        if (!LatencyBasisQuery.TryParse(latency, out var basis))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis);
         if (comparison is null) return TypedResults.ValidationProblem(errors);
         if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
         return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");

@@ -28,7 +28,10 @@ public sealed record ColdStartDto(double FirstMs, bool FirstWasWarmup, string Fi
 
 /// <summary>
 /// The statistics of a run. The top-level latency fields (minMs … maxMs) describe total request time of
-/// measured requests that got a response; count and errors account for every measured request.
+/// measured requests that got a response; count and errors account for every measured request. In an
+/// open-model run that time is the corrected latency (from each request's intended start), and
+/// <c>serviceTime</c> (from its actual start) and <c>lag</c> (actual − intended start) are beside it; both are
+/// null in a closed run.
 /// </summary>
 public sealed record StatsDto(
     int Count, int Errors, IReadOnlyDictionary<string, int> ErrorsByKind, int WarmupCount,
@@ -36,7 +39,7 @@ public sealed record StatsDto(
     double? MinMs, double? MeanMs, double? StdDevMs, double? P50Ms, double? P66Ms, double? P75Ms, double? P80Ms,
     double? P90Ms, double? P95Ms, double? P98Ms, double? P99Ms, double? P999Ms, double? MaxMs,
     LadderDto? Connect, LadderDto? Waiting, LadderDto? Processing,
-    ResponseClasses ResponseClasses, ColdStartDto? Cold)
+    ResponseClasses ResponseClasses, ColdStartDto? Cold, string Model, LadderDto? ServiceTime, LadderDto? Lag)
 {
     public static StatsDto From(RunStatistics s)
     {
@@ -47,7 +50,8 @@ public sealed record StatsDto(
             l?.MinMs, l?.MeanMs, l?.StdDevMs, l?.P50Ms, l?.P66Ms, l?.P75Ms, l?.P80Ms, l?.P90Ms, l?.P95Ms, l?.P98Ms, l?.P99Ms, l?.P999Ms, l?.MaxMs,
             LadderDto.From(s.Connect), LadderDto.From(s.Waiting), LadderDto.From(s.Processing),
             s.Classes,
-            s.Cold is { } c ? new ColdStartDto(Ms.Of(c.First.LatencyNs), c.First.IsWarmup, JsonNamingPolicy.CamelCase.ConvertName(c.First.Error.ToString()), c.First.StatusCode, LadderDto.From(c.WarmRest)) : null);
+            s.Cold is { } c ? new ColdStartDto(Ms.Of(c.First.LatencyNs), c.First.IsWarmup, JsonNamingPolicy.CamelCase.ConvertName(c.First.Error.ToString()), c.First.StatusCode, LadderDto.From(c.WarmRest)) : null,
+            s.IsOpenModel ? "open" : "closed", LadderDto.From(s.ServiceTime), LadderDto.From(s.Lag));
     }
 }
 
@@ -61,7 +65,8 @@ public sealed record RunDto(
     long Id, int? BenchmarkId, string? BenchmarkName, string Kind, string Status,
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
-    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null)
+    StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
+    OpenLoadDto? Load = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -75,7 +80,8 @@ public sealed record RunDto(
         var series = report.Series;
         var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
-            compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList());
+            compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
+            with { Load = OpenLoadDto.From(OpenLoadReport.From(report.Samples)) };
     }
 
     /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>
@@ -94,12 +100,24 @@ public sealed record RunDto(
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
 }
 
+/// <summary>One sample; in an open-model run offsetMs is its intended start, latencyMs is corrected and lagMs is how late it started.</summary>
 public sealed record SampleDto(
     int Index, bool IsWarmup, int Connection, double OffsetMs, double LatencyMs, double? HeadersMs, double? ConnectMs,
-    int? StatusCode, long Bytes, string Error, string? Series, bool? Hit)
+    int? StatusCode, long Bytes, string Error, string? Series, bool? Hit, double? LagMs)
 {
     public static SampleDto From(Sample s) => new(
         s.Index, s.IsWarmup, s.Connection, Ms.Of(s.OffsetNs), Ms.Of(s.LatencyNs),
         s.HeadersNs is { } h ? Ms.Of(h) : null, s.ConnectNs is { } c ? Ms.Of(c) : null,
-        s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()), s.Series, s.Hit);
+        s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()), s.Series, s.Hit,
+        s.LagNs is { } lag ? Ms.Of(lag) : null);
+}
+
+/// <summary>
+/// An open-model run's generator: per second from the first intended start, operations due (the target rate)
+/// and started (achieved); how many started more than <c>lateThresholdMs</c> late. The lag ladder is in stats.
+/// </summary>
+public sealed record OpenLoadDto(IReadOnlyList<SecondRate> PerSecond, int Late, double LateThresholdMs)
+{
+    public static OpenLoadDto? From(OpenLoadReport? report) =>
+        report is null ? null : new(report.PerSecond, report.Late, Ms.Of(OpenLoadReport.LateNs));
 }

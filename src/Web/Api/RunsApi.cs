@@ -97,12 +97,16 @@ public static class RunsApi
 
     /// <summary>
     /// Seed 003's reading of a run: <c>?window=10</c> (seconds per time window; default: a length that gives
-    /// at least 6 windows), <c>?series=read-miss</c> for one phase of a cache run.
+    /// at least 6 windows), <c>?series=read-miss</c> for one phase of a cache run, <c>?latency=service</c> for the
+    /// service time of an open-model run (default: corrected latency).
     /// </summary>
-    static async Task<Results<Ok<RunAnalysisDto>, NotFound, ValidationProblem>> AnalysisAsync(long id, int? window, string? series, RunQueries queries, CancellationToken ct)
+    static async Task<Results<Ok<RunAnalysisDto>, NotFound, ValidationProblem>> AnalysisAsync(long id, int? window, string? series, string? latency, RunQueries queries, CancellationToken ct)
     {
+        if (!LatencyBasisQuery.TryParse(latency, out var basis))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        var samples = series is null ? report.Samples : report.Samples.Where(s => s.Series == series).ToList();
+        var all = basis.Apply(report.Samples);
+        var samples = series is null ? all : all.Where(s => s.Series == series).ToList();
         if (series is not null && samples.Count == 0)
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
         if (window is < 1)
@@ -125,10 +129,10 @@ public static class RunsApi
         var csv = string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase) || request.Headers.Accept.ToString().Contains("text/csv");
         if (!csv) return TypedResults.Ok(samples.Select(SampleDto.From));
 
-        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit\n");
+        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns\n");
         foreach (var s in samples)
             text.Append(CultureInfo.InvariantCulture,
-                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")}\n");
+                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs}\n");
         return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}-samples.csv");
     }
 }

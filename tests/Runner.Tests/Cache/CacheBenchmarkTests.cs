@@ -33,6 +33,47 @@ public sealed class CacheBenchmarkTests
         AssertSeedPhases(samples);
     }
 
+    [Fact]
+    public async Task TheOpenModelKeepsCountsAndPhasesExactAgainstRedis()
+    {
+        await using var redis = await RedisServer.StartAsync();
+        await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
+        // Each phase follows the schedule from its own start: 100 operations at 500 /s, 2 ms apart.
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, CacheRuns.Redis("open") with
+        {
+            KeyCount = 40, Concurrency = 3, Model = LoadModel.Open, Rate = 500,
+        });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        AssertSeedPhases(samples);
+        foreach (var phase in samples.GroupBy(s => s.Series))
+        {
+            var ordered = phase.OrderBy(s => s.Index).ToList();
+            Assert.All(ordered, (s, i) => Assert.InRange(s.OffsetNs - ordered[0].OffsetNs - i * 2_000_000L, -1, 1));
+            Assert.All(ordered, s => Assert.True(s.LagNs >= 0 && s.LatencyNs >= s.LagNs));
+        }
+        var notes = Json.Deserialize<RunNotes>(run.NotesJson!);
+        Assert.All(new[] { "write", "read-same", "read-distinct", "read-miss" }, phase => Assert.Contains(notes.Notes, n => n.StartsWith($"Open model ({phase}): 100 operations", StringComparison.Ordinal)));
+        var stats = RunStatistics.From(samples);
+        Assert.True(stats.IsOpenModel);
+        Assert.Equal(400, stats.Lag!.Count);
+    }
+
+    [Fact]
+    public async Task AnOpenPhaseWithADurationHasExactlyRateTimesDurationOperations()
+    {
+        await using var host = await CacheRuns.HostAsync(null);
+        var (run, samples) = await CacheRuns.ExecuteAsync(host, new CacheParameters
+        {
+            Phases = [CachePhase.Write, CachePhase.ReadMiss], DurationSeconds = 1, Model = LoadModel.Open, Rate = 300, Concurrency = 2,
+        });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.Equal(Enumerable.Range(0, 600), samples.Select(s => s.Index));
+        Assert.Equal([300, 300], samples.GroupBy(s => s.Series).Select(g => g.Count()));
+        Assert.All(samples.Where(s => s.Series == "read-miss"), s => Assert.False(s.Hit));
+    }
+
     static void AssertSeedPhases(List<Sample> samples)
     {
         // Every operation is a sample, numbered without gaps, phase after phase in the order asked for.

@@ -19,6 +19,21 @@ static class HttpRun
     public static async Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> ExecuteAsync(
         HttpParameters parameters, CancellationToken ct = default)
     {
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct);
+        return (samples, stats, context.CachingEvidence);
+    }
+
+    /// <summary>As <see cref="ExecuteAsync"/>, with the run's notes and warnings.</summary>
+    public static async Task<(List<Sample> Samples, RunStatistics Stats, RunNotes Notes)> ExecuteWithNotesAsync(
+        HttpParameters parameters, CancellationToken ct = default)
+    {
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct);
+        return (samples, stats, context.Notes);
+    }
+
+    static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
+        HttpParameters parameters, CancellationToken ct)
+    {
         var channel = Channel.CreateUnbounded<Sample>();
         var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer.TryWrite);
         try
@@ -31,6 +46,6 @@ static class HttpRun
         }
         var samples = new List<Sample>();
         await foreach (var s in channel.Reader.ReadAllAsync()) samples.Add(s);
-        return (samples.OrderBy(s => s.Index).ToList(), RunStatistics.From(samples), context.CachingEvidence);
+        return (samples.OrderBy(s => s.Index).ToList(), RunStatistics.From(samples), context);
     }
 }

@@ -41,6 +41,31 @@ public sealed class TableBenchmarkTests
     }
 
     [Fact]
+    public async Task OnAScheduleTheVariantsStillTakeTurnsAndEveryEntityIsAccountedFor()
+    {
+        await using var azurite = await Azurite.StartAsync();
+        // 10 requests of each of the 8 variants at 100 requests a second: 0.8 s, request k of variant k mod 8.
+        var (run, samples) = await TableRuns.ExecuteAsync(azurite.ConnectionString, TableRuns.Small("scheduled", requests: 10) with
+        {
+            Model = Core.Benchmarks.LoadModel.Open, Rate = 100, Concurrency = 2, Cleanup = false,
+        });
+
+        Assert.Equal(RunStatus.Completed, run.Status);
+        Assert.Equal(Enumerable.Range(0, 80), samples.Select(s => s.Index));
+        Assert.Equal(Enumerable.Range(0, 10).SelectMany(_ => Matrix), samples.Select(s => s.Series));
+        Assert.All(samples, s => Assert.True(s.LagNs >= 0 && s.LatencyNs >= s.LagNs));
+        Assert.All(samples, s => Assert.InRange(s.OffsetNs - samples[0].OffsetNs - s.Index * 10_000_000L, -1, 1));
+        Assert.All(samples, s => Assert.Equal(ErrorKind.None, s.Error));
+        Assert.True(RunStatistics.From(samples).IsOpenModel);
+
+        var prefix = TableRuns.PartitionPrefix(run);
+        using var connection = TableRuns.Connect(azurite.ConnectionString, "scheduled");
+        for (var v = 0; v < Matrix.Length; v++)
+            Assert.Equal(Matrix[v].StartsWith("batch") ? 100 : 10, await connection.Client.CountAsync($"{prefix}{v}", default));
+        Assert.Contains(TableRuns.Notes(run).Notes, n => n.StartsWith("Open model: 80 operations", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task CleanupDeletesTheRunsEntitiesAndKeepsTheTable()
     {
         await using var azurite = await Azurite.StartAsync();

@@ -28,7 +28,7 @@ public enum CachePhase
 }
 
 /// <summary>Parameters of a cache benchmark. Names match the JSON API (camelCase).</summary>
-public sealed record CacheParameters
+public sealed record CacheParameters : ILoadParameters
 {
     public CacheBackend Backend { get; init; } = CacheBackend.Memory;
 
@@ -53,7 +53,12 @@ public sealed record CacheParameters
 
     public int ValueBytes { get; init; } = 16;
 
-    /// <summary>Workers issuing operations one after another; 1 is the seed's sequential loop.</summary>
+    /// <summary>Closed (each worker sends when answered) or open (each phase follows the schedule of <see cref="Rate"/> and <see cref="Stages"/>).</summary>
+    public LoadModel Model { get; init; } = LoadModel.Closed;
+    public double? Rate { get; init; }
+    public List<RateStage>? Stages { get; init; }
+
+    /// <summary>Workers issuing operations one after another; 1 is the seed's sequential loop. In the open model, the most in flight.</summary>
     public int Concurrency { get; init; } = 1;
     public int TimeoutMs { get; init; } = 5_000;
 

@@ -31,8 +31,9 @@ public static class CacheParametersValidator
         if (phases.Distinct().Count() != phases.Count) Add("phases", "Each phase can appear once.");
         if (phases.Any(phase => !Enum.IsDefined(phase))) Add("phases", "Phases are write, read-same, read-distinct and read-miss.");
 
-        if (p.Requests is null == p.DurationSeconds is null)
+        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either an operation count or a duration per phase, not both.");
+        LoadModelValidator.Validate(p, limits, repeats: Math.Max(1, phases.Count), Add);
         if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, phases.Count) > limits.MaxRequests))
             Add("requests", $"Operations per phase must be at least 1 and, times the number of phases, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
         if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, phases.Count) > limits.MaxDurationSeconds))

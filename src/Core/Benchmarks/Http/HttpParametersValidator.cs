@@ -57,8 +57,9 @@ public static class HttpParametersValidator
                 // A line break would end the header and start another, or another request: header injection.
                 Add("headers", $"The value of '{name}' contains a line break or NUL; a header value is one line.");
 
-        if (p.Requests is null == p.DurationSeconds is null)
+        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either a request count or a duration, not both.");
+        LoadModelValidator.Validate(p, limits, repeats: 1, Add);
         if (p.Requests is { } n && (n < 1 || n > limits.MaxRequests))
             Add("requests", $"Requests must be between 1 and {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
         if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))

@@ -17,7 +17,7 @@ public enum TableOperation
 /// and Nagle's algorithm is a variant; the run interleaves them (A B C D A B C D …) so that drift of the
 /// service hits every variant alike. Names match the JSON API (camelCase).
 /// </summary>
-public sealed record TableParameters
+public sealed record TableParameters : ILoadParameters
 {
     /// <summary>
     /// The <em>name</em> of a connection string in configuration (<c>ConnectionStrings:NAME</c>: appsettings, user
@@ -49,7 +49,16 @@ public sealed record TableParameters
     /// <summary>Seconds of measurement for the whole run; every variant gets the same number of requests.</summary>
     public int? DurationSeconds { get; init; }
 
-    /// <summary>Workers, each with its own connection per variant, going round the variants.</summary>
+    /// <summary>
+    /// Closed (each worker sends its next request when answered) or open: requests start on the schedule of
+    /// <see cref="Rate"/> (requests per second, all variants together) and <see cref="Stages"/>, taking the
+    /// variants in turn (request k is variant k mod the number of variants).
+    /// </summary>
+    public LoadModel Model { get; init; } = LoadModel.Closed;
+    public double? Rate { get; init; }
+    public List<RateStage>? Stages { get; init; }
+
+    /// <summary>Workers, each with its own connection per variant, going round the variants; in the open model, the most requests in flight.</summary>
     public int Concurrency { get; init; } = 1;
 
     /// <summary>Requests per variant sent first, interleaved the same way; stored, flagged, excluded from statistics.</summary>
@@ -62,6 +71,10 @@ public sealed record TableParameters
 
     [JsonIgnore]
     public TimeSpan Timeout => TimeSpan.FromMilliseconds(TimeoutMs);
+
+    /// <summary><see cref="Requests"/> counts per variant: a count of n is n requests of each.</summary>
+    [JsonIgnore]
+    public int OperationsPerRequest => Math.Max(1, Variants().Count);
 
     /// <summary>Entities one request of an operation writes.</summary>
     public int EntitiesPer(TableOperation operation) => operation == TableOperation.Batch ? BatchSize : 1;

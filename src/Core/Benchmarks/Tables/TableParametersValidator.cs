@@ -41,8 +41,9 @@ public static partial class TableParametersValidator
         Toggle("nagle", p.Nagle);
 
         var variants = Math.Max(1, p.Variants().Count);
-        if (p.Requests is null == p.DurationSeconds is null)
+        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either a request count per variant or a duration, not both.");
+        LoadModelValidator.Validate(p, limits, repeats: 1, Add);
         if (p.Requests is { } n && (n < 1 || (long)n * variants > limits.MaxRequests))
             Add("requests", $"Requests per variant must be at least 1 and, times the {variants} variants, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
         if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))

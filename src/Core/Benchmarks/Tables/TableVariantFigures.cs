@@ -5,9 +5,10 @@ namespace BenchDashboard.Core.Benchmarks.Tables;
 
 /// <summary>
 /// One variant's figures in entities, so single inserts and batches compare fairly (seed 003 measured a
-/// batch of 10 against one insert). <see cref="EntitiesPerSecond"/> is entities written ÷ the time spent
-/// in this variant's requests × concurrency: what the variant achieves while it has the connections to
-/// itself. Its wall-clock rate would be misleading, because interleaving gives each variant 1/N of the run.
+/// batch of 10 against one insert). <see cref="EntitiesPerSecond"/> is entities written ÷ the variant's time
+/// (<see cref="SeriesStatistics"/>: interleaved, the service time of its requests ÷ the workers that sent
+/// them): what the variant achieves while it has the connections to itself. Its wall-clock rate would be
+/// misleading, because interleaving gives each variant 1/N of the run.
 /// Per-entity latencies are the request's divided by the entities it carries (a percentile divided by a
 /// constant is the percentile of the divided values, so these are exact nearest-rank figures).
 /// </summary>
@@ -25,12 +26,11 @@ public sealed record TableVariantFigures(
             var own = measured.GetValueOrDefault(variant.Series) ?? [];
             var per = p.EntitiesPer(variant.Operation);
             var succeeded = own.Count(s => s.Error == ErrorKind.None);
-            var busyNs = own.Sum(s => (double)s.LatencyNs);
             var written = (long)succeeded * per;
             var statuses = own.Where(s => s.StatusCode is not null).GroupBy(s => s.StatusCode!.Value).OrderBy(g => g.Key).ToDictionary(g => g.Key, g => g.Count());
             var latency = stats?.Latency;
             figures.Add(new TableVariantFigures(variant.Series, per, own.Count, succeeded, written,
-                busyNs > 0 ? written * p.Concurrency / (busyNs / 1e9) : null,
+                stats is { ElapsedNs: > 0 } ? written / (stats.ElapsedNs / 1e9) : null,
                 latency?.MeanNs / per, latency?.P50Ns / (double)per, latency?.P95Ns / (double)per, statuses));
         }
         return figures;

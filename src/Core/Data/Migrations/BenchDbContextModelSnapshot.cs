@@ -162,6 +162,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<bool>("IsWarmup")
                         .HasColumnType("INTEGER");
 
+                    b.Property<long?>("LagNs")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("LatencyNs")
                         .HasColumnType("INTEGER");
 

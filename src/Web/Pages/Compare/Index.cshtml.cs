@@ -18,12 +18,24 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
     public List<string> Keys { get; private set; } = [];
     public string ChartJson { get; private set; } = "{}";
 
-    public async Task OnGetAsync(string[]? items, string? baseline, int? seed, CancellationToken ct)
+    /// <summary>What the latencies of open-model runs are here: corrected (default) or service time (<c>?latency=service</c>).</summary>
+    public LatencyBasis Basis { get; private set; }
+
+    /// <summary>Whether some compared run is open-model, so that the two latencies differ and the page offers both.</summary>
+    public bool HasOpenModel => Basis == LatencyBasis.Service || Comparison?.Items.Any(i => i.Statistics.IsOpenModel) == true;
+
+    public async Task OnGetAsync(string[]? items, string? baseline, int? seed, string? latency, CancellationToken ct)
     {
         Keys = CompareApi.SplitItems(items);
+        if (!LatencyBasisQuery.TryParse(latency, out var basis))
+        {
+            Errors = new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] };
+            Keys = [];
+        }
+        Basis = basis;
         if (Keys.Count > 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext));
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis);
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
@@ -31,9 +43,13 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         if (Comparison is null) Recent = await runs.ListAsync(new RunFilter(Status: RunStatus.Completed, Take: 50), ct);
     }
 
-    /// <summary>The permalink of this comparison with another baseline.</summary>
-    public string LinkWithBaseline(string baseline) =>
-        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}";
+    /// <summary>The permalink of this comparison with another baseline (or latency basis).</summary>
+    public string LinkWithBaseline(string baseline, LatencyBasis? basis = null) =>
+        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}{LatencyQuery(basis ?? Basis)}";
 
-    public string CsvLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}&format=csv";
+    public string CsvLink => ApiLink + "&format=csv";
+
+    public string ApiLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}{LatencyQuery(Basis)}";
+
+    static string LatencyQuery(LatencyBasis basis) => LatencyBasisQuery.Name(basis) is { } name ? "&latency=" + name : "";
 }

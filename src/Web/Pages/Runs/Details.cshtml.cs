@@ -28,14 +28,28 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
     /// <summary>For a completed run of a saved benchmark: its limits' verdict and the regression check.</summary>
     public HistoryPoint? History { get; private set; }
 
-    public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, CancellationToken ct)
+    /// <summary>An open-model run's generator: target vs. achieved per second, late starts; null for a closed run.</summary>
+    public OpenLoadReport? OpenLoad { get; private set; }
+
+    /// <summary>An open-model run's schedule in words.</summary>
+    public string? Schedule { get; private set; }
+
+    /// <summary>What the analysis and the per-sample chart show of an open-model run: corrected latency or service time (<c>?latency=service</c>).</summary>
+    public LatencyBasis Basis { get; private set; }
+
+    public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, string? latency, CancellationToken ct)
     {
         if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
         Report = report;
         KindPage = forms.Find(report.Run.Kind);
+        OpenLoad = OpenLoadReport.From(report.Samples);
+        Schedule = kinds.Schedule(report.Run);
+        if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
+        Basis = OpenLoad is null ? LatencyBasis.Corrected : basis;
         // A run of several series is analysed one series at a time: phases differ by design.
         AnalysedSeries = report.Series.Count == 0 ? null : report.Series.Any(s => s.Name == series) ? series : report.Series[0].Name;
-        var analysed = AnalysedSeries is null ? report.Samples : report.Samples.Where(s => s.Series == AnalysedSeries).ToList();
+        var samples = Basis.Apply(report.Samples);
+        var analysed = AnalysedSeries is null ? samples : samples.Where(s => s.Series == AnalysedSeries).ToList();
         try
         {
             Analysis = RunAnalysis.Analyze(analysed, window is >= 1 ? window : null);
@@ -52,7 +66,7 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
-        ChartJson = RunCharts.Build(report.Samples, Analysis);
+        ChartJson = RunCharts.Build(samples, Analysis, OpenLoad);
         History = await history.PointAsync(report.Run, ct, report.Statistics);
         return Page();
     }

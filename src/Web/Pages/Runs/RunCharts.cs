@@ -13,7 +13,8 @@ public static class RunCharts
     public const int MaxSeriesPoints = 4000;
     public const int MaxErrorPoints = 2000;
 
-    public static string Build(IReadOnlyList<Sample> samples, RunAnalysis? analysis = null)
+    /// <param name="load">An open-model run's generator figures: its per-second target and achieved rates are charted too.</param>
+    public static string Build(IReadOnlyList<Sample> samples, RunAnalysis? analysis = null, OpenLoadReport? load = null)
     {
         var answered = samples.Where(s => !s.Error.IsTransportError()).ToList();
         var errors = samples.Where(s => s.Error != ErrorKind.None).ToList();
@@ -32,6 +33,7 @@ public static class RunCharts
             totalSamples = samples.Count,
             steadyFromIndex = analysis?.SteadyFromIndex,
             episodes = analysis?.Degradation?.Episodes.Select(e => new { from = e.StartIndex, to = e.EndIndex }) ?? [],
+            load = load?.PerSecond.Select(p => new { second = p.Second, due = p.Due, started = p.Started }),
         };
         return Json.Serialize(data);
     }

@@ -11,8 +11,12 @@ public static class ModelStateErrors
     /// <param name="thresholdsPrefix">Where the fields of <see cref="Core.Benchmarks.Thresholds"/> are, on a form that has them.</param>
     public static void AddFieldErrors(this ModelStateDictionary modelState, IReadOnlyDictionary<string, string[]> errors, string prefix, string? thresholdsPrefix = null)
     {
-        foreach (var (field, messages) in errors)
+        foreach (var (path, messages) in errors)
         {
+            // An error inside a field ("stages[2].rate") goes beside the field, saying where.
+            var field = path.Split('[', '.')[0];
+            var where = field == path || field.Length == 0 ? "" : $"{path}: ";
+            if (field.Length == 0) field = path;
             var pascal = char.ToUpperInvariant(field[0]) + field[1..];
             var key = field switch
             {
@@ -21,7 +25,7 @@ public static class ModelStateErrors
                 _ when thresholdsPrefix is not null && ThresholdFields.Contains(field) => $"{thresholdsPrefix}.{pascal}",
                 _ => $"{prefix}.{pascal}",
             };
-            foreach (var message in messages) modelState.AddModelError(key, message);
+            foreach (var message in messages) modelState.AddModelError(key, where + message);
         }
     }
 

@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages.Shared;
 
@@ -8,6 +9,7 @@ public sealed class ThresholdsForm
     public double? MaxMedianMs { get; set; }
     public double? MaxP95Ms { get; set; }
     public double? MaxP99Ms { get; set; }
+    public LatencyBasis Latency { get; set; } = LatencyBasis.Corrected;
     public double? MaxErrorPercent { get; set; }
     public double? MinRequestsPerSecond { get; set; }
     public double RegressionPercent { get; set; } = 10;
@@ -15,13 +17,13 @@ public sealed class ThresholdsForm
 
     public Thresholds ToThresholds() => new()
     {
-        MaxMedianMs = MaxMedianMs, MaxP95Ms = MaxP95Ms, MaxP99Ms = MaxP99Ms, MaxErrorPercent = MaxErrorPercent,
+        MaxMedianMs = MaxMedianMs, MaxP95Ms = MaxP95Ms, MaxP99Ms = MaxP99Ms, Latency = Latency, MaxErrorPercent = MaxErrorPercent,
         MinRequestsPerSecond = MinRequestsPerSecond, RegressionPercent = RegressionPercent, TrailingRuns = TrailingRuns,
     };
 
     public static ThresholdsForm From(Thresholds t) => new()
     {
-        MaxMedianMs = t.MaxMedianMs, MaxP95Ms = t.MaxP95Ms, MaxP99Ms = t.MaxP99Ms, MaxErrorPercent = t.MaxErrorPercent,
+        MaxMedianMs = t.MaxMedianMs, MaxP95Ms = t.MaxP95Ms, MaxP99Ms = t.MaxP99Ms, Latency = t.Latency, MaxErrorPercent = t.MaxErrorPercent,
         MinRequestsPerSecond = t.MinRequestsPerSecond, RegressionPercent = t.RegressionPercent, TrailingRuns = t.TrailingRuns,
     };
 }

@@ -1,4 +1,4 @@
-// Run details: draws the sample-index chart and the histogram from the embedded JSON, and while the run
+// Run details: draws the sample-index chart, the histogram and (open model) the target vs. achieved rate from the embedded JSON, and while the run
 // is queued or running polls the API for progress and reloads the page when the run ends.
 (function () {
     const data = JSON.parse(document.getElementById('chart-data').textContent);
@@ -60,6 +60,29 @@
                 },
             },
         });
+
+        // An open-model run: operations due per second (target) against those that started (achieved).
+        const loadCanvas = document.getElementById('load-chart');
+        if (loadCanvas && data.load) {
+            new Chart(loadCanvas, {
+                type: 'line',
+                data: {
+                    labels: data.load.map(p => p.second),
+                    datasets: [
+                        { label: 'target (due)', data: data.load.map(p => p.due), borderColor: '#9aa3b2', backgroundColor: '#9aa3b2', borderDash: [6, 4], pointRadius: 0, stepped: 'middle' },
+                        { label: 'achieved (started)', data: data.load.map(p => p.started), borderColor: '#2f5fd0', backgroundColor: '#2f5fd0', pointRadius: 2, stepped: 'middle' },
+                    ],
+                },
+                options: {
+                    animation: false,
+                    maintainAspectRatio: false,
+                    scales: {
+                        x: { title: { display: true, text: 'second of the schedule' } },
+                        y: { title: { display: true, text: 'operations per second' }, beginAtZero: true },
+                    },
+                },
+            });
+        }
     }
 
     const live = document.getElementById('live');

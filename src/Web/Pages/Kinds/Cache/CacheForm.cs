@@ -4,7 +4,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Cache;
 
 /// <summary>The cache benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml")]
-public sealed class CacheForm : KindForm<CacheParameters>
+public sealed class CacheForm : LoadModelForm<CacheParameters>
 {
     public static readonly CachePhase[] AllPhases = Enum.GetValues<CachePhase>();
 
@@ -30,13 +30,17 @@ public sealed class CacheForm : KindForm<CacheParameters>
         var backend = Backend == "redis" ? CacheBackend.Redis : CacheBackend.Memory;
         if (Backend is not ("redis" or "memory")) errors["backend"] = ["Choose memory or redis."];
         var duration = Mode == "duration";
+        var (model, rate, stages) = LoadFields(errors);
         return new CacheParameters
         {
             Backend = backend,
             Connection = backend == CacheBackend.Redis ? Connection?.Trim() : null,
             Phases = AllPhases.Where(p => Phases.Contains(p.Name())).ToList(),
-            Requests = duration ? null : Requests ?? 0,
-            DurationSeconds = duration ? DurationSeconds ?? 0 : null,
+            Requests = duration || LastsAsStages ? null : Requests ?? 0,
+            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
+            Model = model,
+            Rate = rate,
+            Stages = stages,
             KeyCount = KeyCount,
             ValueBytes = ValueBytes,
             Concurrency = Concurrency,
@@ -54,6 +58,7 @@ public sealed class CacheForm : KindForm<CacheParameters>
         Mode = p.DurationSeconds is null ? "requests" : "duration";
         Requests = p.Requests ?? 100;
         DurationSeconds = p.DurationSeconds ?? 10;
+        LoadFrom(p);
         KeyCount = p.KeyCount;
         ValueBytes = p.ValueBytes;
         Concurrency = p.Concurrency;

@@ -4,7 +4,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Http;
 
 /// <summary>The HTTP benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml")]
-public sealed class HttpForm : KindForm<HttpParameters>
+public sealed class HttpForm : LoadModelForm<HttpParameters>
 {
     public string Url { get; set; } = "";
     public string Method { get; set; } = "GET";
@@ -32,14 +32,18 @@ public sealed class HttpForm : KindForm<HttpParameters>
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
         var duration = Mode == "duration";
+        var (model, rate, stages) = LoadFields(errors);
         return new HttpParameters
         {
             Url = Url.Trim(),
             Method = Method.Trim().ToUpperInvariant(),
             Headers = headers,
             Body = string.IsNullOrEmpty(Body) ? null : Body,
-            Requests = duration ? null : Requests ?? 0,
-            DurationSeconds = duration ? DurationSeconds ?? 0 : null,
+            Requests = duration || LastsAsStages ? null : Requests ?? 0,
+            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
+            Model = model,
+            Rate = rate,
+            Stages = stages,
             Concurrency = Concurrency,
             KeepAlive = KeepAlive,
             TimeoutMs = TimeoutMs,
@@ -56,6 +60,7 @@ public sealed class HttpForm : KindForm<HttpParameters>
         Mode = p.DurationSeconds is null ? "requests" : "duration";
         Requests = p.Requests ?? 100;
         DurationSeconds = p.DurationSeconds ?? 10;
+        LoadFrom(p);
         Concurrency = p.Concurrency;
         KeepAlive = p.KeepAlive;
         TimeoutMs = p.TimeoutMs;

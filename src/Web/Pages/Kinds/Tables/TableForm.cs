@@ -4,7 +4,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Tables;
 
 /// <summary>The Table Storage benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(TableKind.KindName, Prefix = "Table", Fields = "/Pages/Kinds/Tables/_TableFields.cshtml", Run = "/Pages/Kinds/Tables/_TableRun.cshtml")]
-public sealed class TableForm : KindForm<TableParameters>
+public sealed class TableForm : LoadModelForm<TableParameters>
 {
     public string? Connection { get; set; } = "tables";
     public string Table { get; set; } = "benchdashboard";
@@ -30,6 +30,7 @@ public sealed class TableForm : KindForm<TableParameters>
     public override TableParameters ToParameters(Dictionary<string, string[]> errors)
     {
         var duration = Mode == "duration";
+        var (model, rate, stages) = LoadFields(errors);
         return new TableParameters
         {
             Connection = Connection?.Trim(),
@@ -39,8 +40,11 @@ public sealed class TableForm : KindForm<TableParameters>
             BatchSize = BatchSize,
             Expect100Continue = Settings(Expect100Continue),
             Nagle = Settings(Nagle),
-            Requests = duration ? null : Requests ?? 0,
-            DurationSeconds = duration ? DurationSeconds ?? 0 : null,
+            Requests = duration || LastsAsStages ? null : Requests ?? 0,
+            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
+            Model = model,
+            Rate = rate,
+            Stages = stages,
             Concurrency = Concurrency,
             WarmupRequests = WarmupRequests,
             TimeoutMs = TimeoutMs,
@@ -60,6 +64,7 @@ public sealed class TableForm : KindForm<TableParameters>
         Mode = p.DurationSeconds is null ? "requests" : "duration";
         Requests = p.Requests ?? 200;
         DurationSeconds = p.DurationSeconds ?? 60;
+        LoadFrom(p);
         Concurrency = p.Concurrency;
         WarmupRequests = p.WarmupRequests;
         TimeoutMs = p.TimeoutMs;

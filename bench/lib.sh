@@ -1,0 +1,67 @@
+# Shared by the bench scripts (source it after `cd` to the repository root): a scratch folder cleaned up on
+# exit with every process started here, the Release dashboard with its embedded runner on a fresh SQLite file,
+# an nginx serving a 4 KB file, and a run through the API waited for to its end.
+
+work=$(mktemp -d)
+pids=()
+bench_cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap bench_cleanup EXIT
+
+# start_dashboard PORT [NAME=VALUE …]: extra settings as environment variables (ConnectionStrings__bench=…).
+start_dashboard() {
+  local port=$1; shift
+  dotnet build src/Web -c Release -nologo -v quiet >/dev/null
+  env ASPNETCORE_URLS="http://127.0.0.1:$port" Urls="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Development \
+    Database__Path="$work/bench.db" Demo__Seed=false Logging__LogLevel__Default=Warning "$@" \
+    dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
+  pids+=($!)
+  dashboard_pid=$!
+  dashboard="http://127.0.0.1:$port"
+  for _ in $(seq 100); do curl -sf "$dashboard/api/runs" >/dev/null && return; sleep 0.2; done
+  echo "The dashboard did not start:"; cat "$work/web.log"; exit 1
+}
+
+# start_nginx PORT: one worker serving $work/www (4k.bin: 4,096 random bytes) on 127.0.0.1; installs nginx if missing.
+start_nginx() {
+  local port=$1
+  command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+  mkdir -p "$work/www" "$work/logs"
+  head -c 4096 /dev/urandom > "$work/www/4k.bin"
+  chmod 755 "$work" "$work/www" && chmod 644 "$work/www/4k.bin" # nginx workers run unprivileged
+  cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/logs/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 10000000;
+  keepalive_timeout 120s;
+  server { listen 127.0.0.1:$port; root $work/www; location / { } }
+}
+CONF
+  nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/4k.bin" -o /dev/null && return; sleep 0.1; done
+  echo "nginx is not serving on $port:"; cat "$work/logs/error.log"; exit 1
+}
+
+# wrk_figures: reads wrk --latency output, prints "requests/s p50_ms p99_ms max_ms requests".
+wrk_figures() {
+  python3 -c '
+import re, sys
+out = sys.stdin.read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+def lat(p):
+    m = re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M); return float(m.group(1)) * unit[m.group(2)]
+mx = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out)
+print(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1), lat(50), lat(99), float(mx.group(1)) * unit[mx.group(2)], re.search(r"(\d+) requests in", out).group(1))'
+}
+
+# run_and_wait JSON: queues a run through the API and prints its id once it has ended.
+run_and_wait() {
+  local id
+  id=$(curl -sf -H 'Content-Type: application/json' "$dashboard/api/runs" -d "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  while curl -sf "$dashboard/api/runs/$id?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.5; done
+  echo "$id"
+}

@@ -1,0 +1,42 @@
+using System.Text.Json.Serialization;
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Statistics;
+
+/// <summary>
+/// Which latency a figure ranks. In the closed model the two are the same. In the open model a sample's
+/// latency is corrected (from its intended start on the schedule, so a stall counts for everyone who arrived
+/// during it) and its service time is from its actual start (what the target took once asked).
+/// </summary>
+public enum LatencyBasis
+{
+    [JsonStringEnumMemberName("corrected")] Corrected,
+    [JsonStringEnumMemberName("service")] Service,
+}
+
+public static class LatencyBases
+{
+    /// <summary>
+    /// The samples as the basis sees them: for <see cref="LatencyBasis.Service"/>, open-model samples become
+    /// what a closed run would have recorded (started when actually sent, latency from there, no lag), so every
+    /// statistic, window and comparison computed from them is of service time. Copies; the samples are unchanged.
+    /// </summary>
+    public static IReadOnlyList<Sample> Apply(this LatencyBasis basis, IReadOnlyList<Sample> samples) =>
+        basis == LatencyBasis.Corrected || !samples.Any(s => s.LagNs.HasValue) ? samples : samples.Select(AsServiceTime).ToList();
+
+    /// <summary>The same report with statistics, series and samples of the basis.</summary>
+    public static RunReport Apply(this LatencyBasis basis, RunReport report)
+    {
+        var samples = basis.Apply(report.Samples);
+        return ReferenceEquals(samples, report.Samples) ? report
+            : new RunReport(report.Run, RunStatistics.From(samples), SeriesStatistics.From(samples), samples);
+    }
+
+    static Sample AsServiceTime(Sample s) => s.LagNs is not { } lag ? s : new Sample
+    {
+        RunId = s.RunId, Index = s.Index, IsWarmup = s.IsWarmup, Connection = s.Connection,
+        OffsetNs = s.OffsetNs + lag, LatencyNs = s.LatencyNs - lag, LagNs = null,
+        HeadersNs = s.HeadersNs, ConnectNs = s.ConnectNs, StatusCode = s.StatusCode, Bytes = s.Bytes,
+        Error = s.Error, Series = s.Series, Hit = s.Hit,
+    };
+}
