@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
@@ -83,8 +84,9 @@ public sealed class CrashRecoveryTests
     [Fact]
     public async Task KilledInTheLast50MillisecondsTheRunIsRecoveredByTheSameRule()
     {
+        // On a schedule: closed, in-process writes run at ~1 M/s and fill the sample buffer on a fast machine.
         await using var db = await RunnerHost.CreateAsync();
-        var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], DurationSeconds = 2, KeyCount = 10 }, null, default));
+        var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], DurationSeconds = 2, KeyCount = 10, Model = LoadModel.Open, Rate = 20_000 }, null, default));
 
         var run = await KillThenRestartAsync(db, runId,
             r => r.StartedUtcMs is { } started && DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() >= started + 1_950);
@@ -95,9 +97,11 @@ public sealed class CrashRecoveryTests
     [Fact]
     public async Task KilledDuringTheFinalFlushTheRunKnowsItsLoadHadEndedAndStaysHonestAboutWhatIsStored()
     {
-        // A second of in-process writes makes a backlog that takes the writer seconds to store.
+        // In-process writes outrun the writer (~1 M/s against ~0.1-0.2 M/s stored): a backlog that takes it
+        // seconds to store. A count, not a duration: a second of writes on a faster machine filled the
+        // 1 M-sample buffer and the run failed by design before the moment to kill came.
         await using var db = await RunnerHost.CreateAsync();
-        var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], DurationSeconds = 1, KeyCount = 10 }, null, default));
+        var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], Requests = 400_000, KeyCount = 10 }, null, default));
 
         var run = await KillThenRestartAsync(db, runId, r => r.MeasuredSamples is not null, new() { ["Runner:SampleBatchSize"] = "1000" });
 
