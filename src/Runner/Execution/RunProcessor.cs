@@ -32,6 +32,10 @@ public sealed class RunProcessor(
             // The run stays 'running' without heartbeats; recovery marks it interrupted.
             logger.LogError(ex, "Run {RunId}: the runner could not see it through", run.Id);
         }
+        finally
+        {
+            store.Released(run.Id); // from now on, a run left 'running' is for recovery to end
+        }
     }
 
     async Task ProcessCoreAsync(Run run, CancellationToken stopping)

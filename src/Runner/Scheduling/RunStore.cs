@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
@@ -17,6 +18,16 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     public string RunnerName => identity.Name;
 
     long Now => time.GetUtcNow().ToUnixTimeMilliseconds();
+
+    // The runs this process is seeing through. Their heartbeat can go stale while it is alive (a database
+    // locked past the busy timeout holds heartbeats too): staleness never makes it end them itself.
+    readonly ConcurrentDictionary<long, byte> processing = new();
+
+    /// <summary>How the reason of a run ended for a stale heartbeat starts: its runner may take it back (<see cref="HeartbeatAsync"/>).</summary>
+    const string StaleReasonStart = "The runner stopped without finishing this run";
+
+    /// <summary>This process is done with a run it claimed (<see cref="Execution.RunProcessor"/>).</summary>
+    public void Released(long runId) => processing.TryRemove(runId, out _);
 
     /// <summary>
     /// Claims the oldest queued run, or returns null when none is waiting or <see cref="RunnerOptions.MaxParallelRuns"/>
@@ -41,7 +52,11 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                 WHERE Id = {id} AND Status = 'Queued'
                   AND (SELECT COUNT(*) FROM Runs WHERE Status = 'Running' AND ({anyRunner} OR RunnerName = {RunnerName})) < {max}
                 """, ct);
-            if (claimed == 1) return await db.Runs.AsNoTracking().FirstAsync(r => r.Id == id, ct);
+            if (claimed == 1)
+            {
+                processing[id] = 0;
+                return await db.Runs.AsNoTracking().FirstAsync(r => r.Id == id, ct);
+            }
             // Another runner (or a cancel) got there first, or the limit is reached: look again, or stop.
             if (await db.Runs.CountAsync(r => r.Status == RunStatus.Running && (anyRunner || r.RunnerName == RunnerName), ct) >= max) return null;
         }
@@ -50,9 +65,10 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     /// <summary>
     /// Ends runs whose runner is gone: this runner's own from before a restart (it holds their runner's name,
     /// so their runner is dead: <see cref="RunnerIdentity"/>), and any runner's whose heartbeat is older than
-    /// <see cref="RunnerOptions.StaleAfterSeconds"/>. Progress becomes what is stored. A run whose executor
-    /// had finished (<see cref="Run.MeasuredSamples"/>) and whose samples are all stored is completed; the
-    /// others are interrupted, keeping their samples. Returns how many runs were ended.
+    /// <see cref="RunnerOptions.StaleAfterSeconds"/>, except the runs this process is seeing through. Progress
+    /// becomes what is stored. A run whose executor had finished (<see cref="Run.MeasuredSamples"/>) and whose
+    /// samples are all stored is completed; the others are interrupted, keeping their samples. Returns how many
+    /// runs were ended.
     /// </summary>
     public async Task<int> RecoverAsync(bool ownOnly, CancellationToken ct)
     {
@@ -60,21 +76,28 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var now = Now;
         var staleBefore = now - options.Value.StaleAfterSeconds * 1000L;
+        var candidates = await db.Runs
+            .Where(r => r.Status == RunStatus.Running && (ownOnly ? r.RunnerName == RunnerName : r.HeartbeatUtcMs == null || r.HeartbeatUtcMs < staleBefore))
+            .Select(r => r.Id).ToListAsync(ct);
         var why = ownOnly
             ? "The runner's process ended during this run; it was recovered when the runner started again."
-            : $"The runner stopped without finishing this run (no heartbeat for {options.Value.StaleAfterSeconds} s).";
+            : $"{StaleReasonStart} (no heartbeat for {options.Value.StaleAfterSeconds} s).";
         var completedNote = Json.Serialize(new RunNotes { Notes = [$"{why} Every measured sample had been stored, so the run is complete; its notes were lost with the process."] });
-        return await db.Database.ExecuteSqlInterpolatedAsync(
-            $"""
-            UPDATE Runs SET
-                CompletedRequests = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id),
-                Status = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN 'Completed' ELSE 'Interrupted' END,
-                Error = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN NULL
-                    ELSE {why} || ' The ' || (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) || ' samples stored before that are kept.' END,
-                NotesJson = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN COALESCE(NotesJson, {completedNote}) ELSE NotesJson END,
-                EndedUtcMs = {now}
-            WHERE Status = 'Running' AND (CASE WHEN {ownOnly} THEN RunnerName = {RunnerName} ELSE HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore} END)
-            """, ct);
+        var ended = 0;
+        foreach (var id in candidates.Where(id => !processing.ContainsKey(id)))
+            ended += await db.Database.ExecuteSqlInterpolatedAsync(
+                $"""
+                UPDATE Runs SET
+                    CompletedRequests = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id),
+                    Status = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN 'Completed' ELSE 'Interrupted' END,
+                    Error = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN NULL
+                        ELSE {why} || ' The ' || (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) || ' samples stored before that are kept.' END,
+                    NotesJson = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN COALESCE(NotesJson, {completedNote}) ELSE NotesJson END,
+                    EndedUtcMs = {now}
+                WHERE Id = {id} AND Status = 'Running'
+                  AND (CASE WHEN {ownOnly} THEN RunnerName = {RunnerName} ELSE HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore} END)
+                """, ct);
+        return ended;
     }
 
     /// <summary>The environment, stored as the run starts (a crash later must not lose it).</summary>
@@ -100,8 +123,13 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        // A run another runner ended as interrupted while this one's heartbeats were held up (a long lock) is
+        // still being measured here: the heartbeat takes it back, and its outcome will be the true one.
         await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET HeartbeatUtcMs = {Now}, CompletedRequests = {completed} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
+            $"""
+            UPDATE Runs SET HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, Status = 'Running', Error = NULL, EndedUtcMs = NULL
+            WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
+            """, ct);
         return await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).FirstAsync(ct);
     }
 
@@ -116,7 +144,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             $"""
             UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, HeartbeatUtcMs = {Now}, CompletedRequests = {completed},
                 EnvironmentJson = {environmentJson}, CachingEvidenceJson = {evidenceJson}, NotesJson = {notesJson}, Error = {error}
-            WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}
+            WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
             """, ct);
     }
 
@@ -130,6 +158,6 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var statusName = status.ToString();
         await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, CompletedRequests = {completed}, Error = {error} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
+            $"UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, CompletedRequests = {completed}, Error = {error} WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))", ct);
     }
 }
