@@ -43,7 +43,9 @@ public static class CoreServices
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<StorageReserve>();
         services.AddSingleton<TargetPolicy>();
-        services.AddDataProtection();
+        // One application name for every host: the default is the content root, so a runner in another folder
+        // could not read what the dashboard protected (the fingerprint key beside the database).
+        services.AddDataProtection().SetApplicationName("BenchDashboard");
         services.AddSingleton<ParameterDisplay>();
         services.AddSingleton<NamedConnections>();
         services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section);

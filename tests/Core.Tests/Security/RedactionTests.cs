@@ -1,3 +1,5 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -43,6 +45,33 @@ public class RedactionTests
         Assert.Equal(Display.Fingerprint("hunter2"), Display.Fingerprint("hunter2")); // stable for one installation
         Assert.NotEqual(Display.Fingerprint("hunter2"), other.Fingerprint("hunter2"));
         Assert.DoesNotContain(unkeyed, Display.Fingerprint("hunter2"));
+    }
+
+    [Fact]
+    public void TheDashboardAndAStandaloneRunnerOnOneDatabaseShareTheFingerprintKey()
+    {
+        // Each host protects the key with ASP.NET Core data protection, whose default application name is the
+        // content root: a runner in another folder could not read the dashboard's key, made a new one over it,
+        // and every fingerprint changed with whichever process started last.
+        using var dir = new TestSupport.TempDirectory();
+        string FingerprintFrom(string contentRoot)
+        {
+            Directory.CreateDirectory(contentRoot);
+            var services = new Microsoft.Extensions.DependencyInjection.ServiceCollection();
+            services.AddLogging();
+            services.AddSingleton<Microsoft.Extensions.Hosting.IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = contentRoot, EnvironmentName = "Production" });
+            services.AddSingleton<Microsoft.Extensions.Configuration.IConfiguration>(new Microsoft.Extensions.Configuration.ConfigurationBuilder()
+                .AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = dir.File("bench.db") }).Build());
+            services.AddBenchCore();
+            using var provider = services.BuildServiceProvider();
+            return provider.GetRequiredService<ParameterDisplay>().Fingerprint("hunter2");
+        }
+
+        var dashboard = FingerprintFrom(dir.File("web"));
+        var runner = FingerprintFrom(dir.File("runner"));
+
+        Assert.Equal(dashboard, runner);
+        Assert.Equal(dashboard, FingerprintFrom(dir.File("web"))); // and the dashboard's after the runner started
     }
 
     [Fact]
