@@ -26,32 +26,18 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
         var before = Snapshot(content);
         var port = FreePort();
         var tmp = Directory.CreateDirectory(dir.File("local-tmp")).FullName;
-        var start = new ProcessStartInfo("dotnet", [Path.Combine(content, "BenchDashboard.Web.dll")])
+        await using (var app = PublishedApp.Start(content, content, new()
         {
-            WorkingDirectory = content,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            Environment =
-            {
-                ["PORT"] = port.ToString(), ["ASPNETCORE_URLS"] = null, ["ASPNETCORE_ENVIRONMENT"] = "Production",
-                ["HOME"] = Directory.CreateDirectory(dir.File("home")).FullName, ["TMPDIR"] = tmp,
-                ["WEBSITE_SITE_NAME"] = "benchtest", ["WEBSITE_INSTANCE_ID"] = "0123456789abcdef", ["WEBSITE_HOSTNAME"] = "benchtest.azurewebsites.net",
-                ["WEBSITE_SKU"] = "PremiumV3", ["REGION_NAME"] = "Japan East", ["WEBSITE_DYNAMIC_CACHE"] = "0", ["WEBSITE_RUN_FROM_PACKAGE"] = "1",
-                ["BENCHDASHBOARD_SLOT"] = "staging", ["Auth__ApiKey"] = Key, ["Demo__Seed"] = "false",
-                ["Runner__PollIntervalMs"] = "100",
-            },
-        };
-        using var app = Process.Start(start)!;
-        var log = new StringBuilder();
-        app.OutputDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
-        app.ErrorDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
-        app.BeginOutputReadLine();
-        app.BeginErrorReadLine();
-        try
+            ["PORT"] = port.ToString(), ["ASPNETCORE_URLS"] = null, ["ASPNETCORE_ENVIRONMENT"] = "Production",
+            ["HOME"] = Directory.CreateDirectory(dir.File("home")).FullName, ["TMPDIR"] = tmp,
+            ["WEBSITE_SITE_NAME"] = "benchtest", ["WEBSITE_INSTANCE_ID"] = "0123456789abcdef", ["WEBSITE_HOSTNAME"] = "benchtest.azurewebsites.net",
+            ["WEBSITE_SKU"] = "PremiumV3", ["REGION_NAME"] = "Japan East", ["WEBSITE_DYNAMIC_CACHE"] = "0", ["WEBSITE_RUN_FROM_PACKAGE"] = "1",
+            ["BENCHDASHBOARD_SLOT"] = "staging", ["Auth__ApiKey"] = Key, ["Demo__Seed"] = "false",
+            ["Runner__PollIntervalMs"] = "100",
+        }))
         {
             using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
-            var health = await UntilHealthyAsync(client, app, log);
+            var health = await app.UntilHealthyAsync(client);
             Assert.Equal("Healthy", health.GetProperty("status").GetString());
 
             // It listens on every interface (PORT), so starting a run needs the key.
@@ -73,33 +59,9 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
             loopback.Headers.Add("X-Api-Key", Key);
             Assert.Contains("loopback", await (await client.SendAsync(loopback)).Content.ReadAsStringAsync());
         }
-        finally
-        {
-            app.Kill(entireProcessTree: true);
-            await app.WaitForExitAsync();
-        }
 
         Assert.True(File.Exists(Path.Combine(tmp, "benchdashboard", "benchdashboard.db")), "the results database is on local disk (TMPDIR)");
         Assert.Equal(before, Snapshot(content)); // nothing written under the content root
-    }
-
-    static async Task<JsonElement> UntilHealthyAsync(HttpClient client, Process app, StringBuilder log)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (DateTime.UtcNow < deadline)
-        {
-            if (app.HasExited) break;
-            try
-            {
-                var response = await client.GetAsync("/healthz");
-                if (response.StatusCode == HttpStatusCode.OK) return await response.Content.ReadFromJsonAsync<JsonElement>();
-            }
-            catch (HttpRequestException)
-            {
-            }
-            await Task.Delay(200);
-        }
-        lock (log) throw new InvalidOperationException("The published app did not become healthy:\n" + log);
     }
 
     [Fact]
@@ -109,44 +71,49 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
         // /target/files 500) and log every request at Information.
         using var dir = new TempDirectory();
         var port = FreePort();
-        var start = new ProcessStartInfo("dotnet", [Path.Combine(published.Folder, "BenchDashboard.Web.dll")])
+        var elsewhere = Directory.CreateDirectory(dir.File("elsewhere")).FullName;
+        string log;
+        await using (var app = PublishedApp.Start(published.Folder, elsewhere, new()
         {
-            WorkingDirectory = Directory.CreateDirectory(dir.File("elsewhere")).FullName,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            Environment =
-            {
-                ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
-                ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path,
-            },
-        };
-        using var app = Process.Start(start)!;
-        var log = new StringBuilder();
-        app.OutputDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
-        app.ErrorDataReceived += (_, e) => { lock (log) log.AppendLine(e.Data); };
-        app.BeginOutputReadLine();
-        app.BeginErrorReadLine();
-        try
+            ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
+            ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path,
+        }))
         {
             using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
-            await UntilHealthyAsync(client, app, log);
+            await app.UntilHealthyAsync(client);
             Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/css/site.css")).StatusCode);
             Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/lib/chart.js/chart.umd.min.js")).StatusCode);
             for (var i = 0; i < 20; i++) Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/target/files?count=4")).StatusCode);
             Assert.Contains("<link rel=\"stylesheet\"", await client.GetStringAsync("/"));
+            log = await app.StopAsync();
         }
-        finally
+        Assert.DoesNotContain("Request starting", log); // appsettings.json's levels: ASP.NET Core at Warning
+        Assert.Contains($"Content root path: {published.Folder.TrimEnd('/')}", log);
+    }
+
+    [Fact]
+    public async Task WithoutAppsettingsJsonTheLogLevelsStillKeepOneLinePerRequestOut()
+    {
+        // A content root with no appsettings.json at all (given explicitly, so the app does not look for its own):
+        // the built-in defaults must still keep ASP.NET Core at Warning, or every /target request is a log line.
+        using var dir = new TempDirectory();
+        var port = FreePort();
+        var empty = Directory.CreateDirectory(dir.File("empty")).FullName;
+        string log;
+        await using (var app = PublishedApp.Start(published.Folder, empty, new()
         {
-            app.Kill(entireProcessTree: true);
-            await app.WaitForExitAsync();
-        }
-        lock (log)
+            ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
+            ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path,
+        }, "--contentRoot", empty))
         {
-            // The defaults without appsettings.json: ASP.NET Core at Warning, so no line per request.
-            Assert.DoesNotContain("Request starting", log.ToString());
-            Assert.Contains($"Content root path: {published.Folder.TrimEnd('/')}", log.ToString());
+            using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
+            await app.UntilHealthyAsync(client);
+            for (var i = 0; i < 20; i++) Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/target/bytes?size=16")).StatusCode);
+            log = await app.StopAsync();
         }
+        Assert.Contains($"Content root path: {empty.TrimEnd('/')}", log);
+        Assert.DoesNotContain("Request starting", log);
+        Assert.DoesNotContain("Request finished", log);
     }
 
     internal static async Task PublishAsync(string output)
@@ -190,5 +157,61 @@ public sealed class PublishedOutput : IAsyncLifetime
     {
         dir.Dispose();
         return Task.CompletedTask;
+    }
+}
+
+/// <summary>The published dashboard as a child process, with everything it logs; killed on dispose.</summary>
+sealed class PublishedApp : IAsyncDisposable
+{
+    readonly Process process;
+    readonly StringBuilder log = new();
+
+    PublishedApp(Process process) => this.process = process;
+
+    public static PublishedApp Start(string folder, string workingDirectory, Dictionary<string, string?> environment, params string[] arguments)
+    {
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(folder, "BenchDashboard.Web.dll"), .. arguments])
+        {
+            WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
+        };
+        foreach (var (name, value) in environment) start.Environment[name] = value;
+        var app = new PublishedApp(Process.Start(start)!);
+        app.process.OutputDataReceived += (_, e) => { lock (app.log) app.log.AppendLine(e.Data); };
+        app.process.ErrorDataReceived += (_, e) => { lock (app.log) app.log.AppendLine(e.Data); };
+        app.process.BeginOutputReadLine();
+        app.process.BeginErrorReadLine();
+        return app;
+    }
+
+    public async Task<JsonElement> UntilHealthyAsync(HttpClient client)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (DateTime.UtcNow < deadline && !process.HasExited)
+        {
+            try
+            {
+                var response = await client.GetAsync("/healthz");
+                if (response.StatusCode == HttpStatusCode.OK) return await response.Content.ReadFromJsonAsync<JsonElement>();
+            }
+            catch (HttpRequestException)
+            {
+            }
+            await Task.Delay(200);
+        }
+        lock (log) throw new InvalidOperationException("The published app did not become healthy:\n" + log);
+    }
+
+    /// <summary>Kills it and returns everything it logged.</summary>
+    public async Task<string> StopAsync()
+    {
+        if (!process.HasExited) process.Kill(entireProcessTree: true);
+        await process.WaitForExitAsync();
+        lock (log) return log.ToString();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await StopAsync();
+        process.Dispose();
     }
 }
