@@ -38,7 +38,7 @@ public sealed class RunnerOptions
     [Range(0, 5_000)] public int SampleFlushIntervalMs { get; set; } = 100;
 
     /// <summary>
-    /// Samples held in memory waiting to be stored (128 bytes each, measured: the default is about 122 MiB). When storing
+    /// Samples held in memory waiting to be stored (144 bytes each with the open model's lag, measured: the default is about 138 MiB). When storing
     /// cannot keep up and the buffer is full, the run's load stops and the run fails, saying how many were lost.
     /// </summary>
     [Range(1_000, 50_000_000)] public int SampleBufferSize { get; set; } = 1_000_000;
