@@ -13,9 +13,10 @@ namespace BenchDashboard.Runner.Tests.Scheduling;
 /// database: it recognises the run as its own at once (not after the heartbeat goes stale), sets its progress
 /// to what is stored, and calls it completed exactly when the load had ended and every sample was stored.
 /// </summary>
-public sealed class CrashRecoveryTests
+public sealed class CrashRecoveryTests(Xunit.Abstractions.ITestOutputHelper output)
 {
-    static async Task<Run> KillThenRestartAsync(RunnerHost db, long runId, Func<Run, bool> killWhen, Dictionary<string, string>? settings = null)
+    /// <returns>The run as the kill left it, how many samples were stored then, and the run once recovered.</returns>
+    async Task<(Run AtKill, int StoredAtKill, Run Recovered)> KillThenRestartAsync(RunnerHost db, long runId, Func<Run, bool> killWhen, Dictionary<string, string>? settings = null)
     {
         await using (var runner = await RunnerProcess.StartAsync(db.DatabasePath, settings))
         {
@@ -27,14 +28,18 @@ public sealed class CrashRecoveryTests
             }
             runner.Kill();
         }
-        Assert.Equal(RunStatus.Running, (await db.RunAsync(runId)).Status); // nobody finished it
+        var atKill = await db.RunAsync(runId);
+        var storedAtKill = (await db.SamplesAsync(runId)).Count;
+        Assert.Equal(RunStatus.Running, atKill.Status); // nobody finished it
 
         // A new process of the same runner: it must end the run at once, far sooner than StaleAfterSeconds (30 s).
         var restarted = Stopwatch.StartNew();
         await using var again = await RunnerProcess.StartAsync(db.DatabasePath, settings);
         var run = await db.UntilFinalAsync(runId, seconds: 20);
         Assert.True(restarted.Elapsed < TimeSpan.FromSeconds(15), $"recovered after {restarted.Elapsed.TotalSeconds:N1} s");
-        return run;
+        output.WriteLine($"killed with {atKill.CompletedRequests:N0} requests reported, {storedAtKill:N0} samples stored, load {(atKill.MeasuredSamples is { } m ? $"ended at {m:N0}" : "under way")}; " +
+            $"recovered {restarted.Elapsed.TotalSeconds:N1} s after the restart as {run.Status} with {run.CompletedRequests:N0} samples");
+        return (atKill, storedAtKill, run);
     }
 
     static async Task AssertRecoveredFromWhatIsStoredAsync(RunnerHost db, Run run)
@@ -60,7 +65,7 @@ public sealed class CrashRecoveryTests
         await using var db = await RunnerHost.CreateAsync();
         var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=2").ToString(), WarmupRequests = 3000, Requests = 100 }, null, default));
 
-        var run = await KillThenRestartAsync(db, runId, r => r.CompletedRequests >= 300);
+        var (_, _, run) = await KillThenRestartAsync(db, runId, r => r.CompletedRequests >= 300);
 
         await AssertRecoveredFromWhatIsStoredAsync(db, run);
         Assert.Equal(RunStatus.Interrupted, run.Status);
@@ -74,7 +79,7 @@ public sealed class CrashRecoveryTests
         await using var db = await RunnerHost.CreateAsync();
         var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=1").ToString(), WarmupRequests = 10, Requests = 20_000 }, null, default));
 
-        var run = await KillThenRestartAsync(db, runId, r => r.CompletedRequests >= 1_000);
+        var (_, _, run) = await KillThenRestartAsync(db, runId, r => r.CompletedRequests >= 1_000);
 
         await AssertRecoveredFromWhatIsStoredAsync(db, run);
         Assert.Equal(RunStatus.Interrupted, run.Status);
@@ -88,9 +93,10 @@ public sealed class CrashRecoveryTests
         await using var db = await RunnerHost.CreateAsync();
         var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], DurationSeconds = 2, KeyCount = 10, Model = LoadModel.Open, Rate = 20_000 }, null, default));
 
-        var run = await KillThenRestartAsync(db, runId,
+        var (atKill, _, run) = await KillThenRestartAsync(db, runId,
             r => r.StartedUtcMs is { } started && DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() >= started + 1_950);
 
+        Assert.Null(atKill.MeasuredSamples); // killed before the load had ended
         await AssertRecoveredFromWhatIsStoredAsync(db, run);
     }
 
@@ -103,8 +109,9 @@ public sealed class CrashRecoveryTests
         await using var db = await RunnerHost.CreateAsync();
         var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], Requests = 400_000, KeyCount = 10 }, null, default));
 
-        var run = await KillThenRestartAsync(db, runId, r => r.MeasuredSamples is not null, new() { ["Runner:SampleBatchSize"] = "1000" });
+        var (atKill, storedAtKill, run) = await KillThenRestartAsync(db, runId, r => r.MeasuredSamples is not null, new() { ["Runner:SampleBatchSize"] = "1000" });
 
+        Assert.True(storedAtKill < atKill.MeasuredSamples, $"killed with {storedAtKill} of {atKill.MeasuredSamples} samples stored: not during the flush");
         Assert.NotNull(run.MeasuredSamples);
         await AssertRecoveredFromWhatIsStoredAsync(db, run);
     }
