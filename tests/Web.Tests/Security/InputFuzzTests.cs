@@ -33,6 +33,7 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         "null", "true", "false", "0", "-1", "2147483648", "-2147483649", "1e308", "1e-400", "NaN", "Infinity", "\"\"", "\"x\"",
         "\"\\ud800\"", "\"\\udc00x\"", "\"a\\r\\nHost: evil\"", "\"\\u0000\"", "[]", "{}", "[null]", "[\"write\",\"write\"]", "{\"a\":{\"b\":1}}",
         "\"" + new string('x', 70_000) + "\"", "\"http://127.0.0.1:0/\"", "\"ftp://x/\"", "\"*/0 * * * *\"", "12.5", "\"12\"",
+        "\"open\"", "\"closed\"", "[{\"durationSeconds\":1,\"rate\":5}]", "[{\"durationSeconds\":-1,\"rate\":1e9}]", "[{}]", "[{\"rate\":\"x\"}]",
     ];
 
     static readonly string[] Fields =
@@ -40,6 +41,7 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         "kind", "url", "method", "headers", "body", "requests", "durationSeconds", "concurrency", "keepAlive", "timeoutMs", "warmupRequests",
         "backend", "connection", "phases", "keyCount", "valueBytes", "keyPrefix", "cleanup", "directories", "fileCount", "fileBytes",
         "filesPerDirectory", "largeFileMiB", "table", "entityBytes", "operations", "batchSize", "expect100Continue", "nagle", "Url", "REQUESTS", "nope",
+        "model", "rate", "stages",
     ];
 
     static readonly string[] QueryValues =
@@ -75,6 +77,8 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
             var status = (int)response.StatusCode;
             statuses[status] = statuses.GetValueOrDefault(status) + 1;
             if (status >= 500) failures.Add($"{status} {describe}: {Shorten(await response.Content.ReadAsStringAsync())}");
+            if (status == 400 && request.RequestUri!.OriginalString.StartsWith("/api/", StringComparison.Ordinal) && !NamesAField(await response.Content.ReadAsStringAsync()))
+                failures.Add($"400 naming no field for {describe}: {Shorten(await response.Content.ReadAsStringAsync())}");
             if (request.Method == HttpMethod.Post)
             {
                 var location = response.Headers.Location?.ToString() ?? "";
@@ -86,12 +90,27 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         }
 
         output.WriteLine($"{environment}: {Requests} requests, statuses {string.Join(", ", statuses.Select(s => $"{s.Key} × {s.Value}"))}; {acceptedRuns} runs and {acceptedBenchmarks} benchmarks accepted");
-        Assert.True(failures.Count == 0, $"{failures.Count} server errors, e.g.:\n{string.Join("\n", failures.Take(10))}\n"
+        Assert.True(failures.Count == 0, $"{failures.Count} server errors or unexplained refusals, e.g.:\n{string.Join("\n", failures.Take(10))}\n"
             + string.Join("\n", app.Logs.Entries.Where(e => e.Level >= Microsoft.Extensions.Logging.LogLevel.Error).Select(e => Shorten(e.Message)).Distinct().Take(5)));
         var (runsAfter, benchmarksAfter) = await CountsAsync(app);
         Assert.Equal(acceptedRuns, runsAfter - runsBefore);
         Assert.Equal(acceptedBenchmarks, benchmarksAfter - benchmarksBefore);
         Assert.True(acceptedRuns > 0, "the fuzzer never made a valid request: it is not testing the accounting");
+    }
+
+    /// <summary>A ProblemDetails whose <c>errors</c> name at least one field, each with a message.</summary>
+    static bool NamesAField(string body)
+    {
+        try
+        {
+            using var problem = System.Text.Json.JsonDocument.Parse(body);
+            return problem.RootElement.TryGetProperty("errors", out var errors) && errors.ValueKind == System.Text.Json.JsonValueKind.Object
+                && errors.EnumerateObject().Any(e => e.Name.Length > 0 && e.Value.ValueKind == System.Text.Json.JsonValueKind.Array && e.Value.GetArrayLength() > 0);
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return false;
+        }
     }
 
     static async Task<(int Runs, int Benchmarks)> CountsAsync(DashboardFactory app)
