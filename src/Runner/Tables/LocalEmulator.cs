@@ -23,6 +23,9 @@ public sealed class LocalEmulator(IHostEnvironment environment, ILogger<LocalEmu
         try
         {
             if (await ListensAsync(endpoint, ct)) return;
+            // DevelopmentStorageProxyUri may name another machine: an emulator is only ever started on this one.
+            if (!IsLoopback(endpoint))
+                throw new TableUnavailableException($"Nothing listens on {endpoint.Authority} for the development storage account; Azurite is started automatically only on this machine (127.0.0.1 or localhost).");
             var executable = FindAzurite()
                 ?? throw new TableUnavailableException($"Nothing listens on {endpoint.Authority} for the development storage account, and Azurite is not installed: run `npm ci` in the repository (package.json pins azurite), or start Azurite yourself.");
             process?.Dispose();
@@ -52,6 +55,9 @@ public sealed class LocalEmulator(IHostEnvironment environment, ILogger<LocalEmu
             gate.Release();
         }
     }
+
+    static bool IsLoopback(Uri endpoint) =>
+        endpoint.IsLoopback || (System.Net.IPAddress.TryParse(endpoint.Host.Trim('[', ']'), out var address) && System.Net.IPAddress.IsLoopback(address));
 
     static async Task<bool> ListensAsync(Uri endpoint, CancellationToken ct)
     {
