@@ -91,7 +91,16 @@ public sealed class TableBenchmarkTests
         var measured = relay.Requests.Where(r => r.Header("x-ms-client-request-id") is { } id && series.ContainsKey(id)).ToList();
         Assert.Equal(samples.Count, measured.Count);
         foreach (var request in measured)
+        {
             Assert.Equal(series[request.Header("x-ms-client-request-id")!].Contains("expect-on"), request.Header("Expect") == "100-continue");
+            // The protocol as Azure.Data.Tables speaks it: an explicit version, signed, and no answer body to read.
+            Assert.Equal("2019-02-02", request.Header("x-ms-version"));
+            Assert.StartsWith($"SharedKeyLite {Azurite.AccountName}:", request.Header("Authorization"));
+            if (request.Target.EndsWith("/$batch", StringComparison.Ordinal))
+                Assert.StartsWith("multipart/mixed; boundary=batch_", request.Header("Content-Type"));
+            else
+                Assert.Equal(("return-no-content", "application/json;odata=nometadata"), (request.Header("Prefer"), request.Header("Accept")));
+        }
 
         // Without Expect, a batch's body leaves in two writes; with Nagle on, the second waits for the server's
         // delayed ACK of the first (about 40 ms on Linux). Nagle off, or Expect on (the server's "100 Continue"

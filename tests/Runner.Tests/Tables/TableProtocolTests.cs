@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
 using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tables;
 using BenchDashboard.Runner.Tables.Protocol;
 using BenchDashboard.TestSupport;
@@ -151,6 +152,45 @@ public sealed class TableProtocolTests
             await using var stream = (System.Net.Sockets.NetworkStream)await TableConnection.ConnectAsync(new System.Net.DnsEndPoint("127.0.0.1", azurite.Port), noDelay, default);
             Assert.Equal(noDelay, stream.Socket.NoDelay);
         }
+    }
+
+    [Theory]
+    [InlineData(400, "InvalidInput", "Bad Request", ErrorKind.HttpStatus)]
+    [InlineData(409, "EntityAlreadyExists", "Conflict", ErrorKind.HttpStatus)]
+    [InlineData(412, "UpdateConditionNotSatisfied", "Precondition Failed", ErrorKind.HttpStatus)]
+    [InlineData(413, "RequestBodyTooLarge", "Request Entity Too Large", ErrorKind.HttpStatus)]
+    [InlineData(429, "TooManyRequests", "Too Many Requests", ErrorKind.Throttled)]
+    [InlineData(503, "ServerBusy", "Server Unavailable", ErrorKind.Throttled)]
+    public async Task AFailureInsideABatchsAcceptedAnswerIsReadWithItsOperationAndClassified(int status, string code, string reason, ErrorKind kind)
+    {
+        // The service answers 202 to a failed transaction; the changeset holds the failing operation's real answer.
+        var body =
+            "--batchresponse_7\r\nContent-Type: multipart/mixed; boundary=changesetresponse_7\r\n\r\n" +
+            "--changesetresponse_7\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+            $"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json;odata=nometadata;charset=utf-8\r\n\r\n" +
+            $"{{\"odata.error\":{{\"code\":\"{code}\",\"message\":{{\"lang\":\"en-US\",\"value\":\"4:Operation failed.\\nRequestId:1\"}}}}}}\r\n" +
+            "--changesetresponse_7--\r\n--batchresponse_7--\r\n";
+
+        var outcome = await BatchResponse.ReadAsync("multipart/mixed; boundary=batchresponse_7", new MemoryStream(Encoding.UTF8.GetBytes(body)), default);
+
+        Assert.Equal((status, code, "Operation failed.", (int?)4, (int?)202), (outcome.Status, outcome.ErrorCode, outcome.Message, outcome.FailedEntity, outcome.BatchStatus));
+        Assert.False(outcome.Succeeded);
+        Assert.Equal(kind, TableErrorClassifier.Classify(outcome));
+        Assert.Equal($"{status} {code}: Operation failed. (inside a batch's 202 answer)", TableErrorClassifier.Describe(outcome));
+    }
+
+    [Fact]
+    public async Task ASuccessfulBatchAnswerCarriesEveryOperationsStatusInOrder()
+    {
+        var parts = string.Concat(Enumerable.Range(0, 3).Select(_ =>
+            "--changesetresponse_8\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nHTTP/1.1 204 No Content\r\nContent-ID: 1\r\n\r\n\r\n"));
+        var body = "--batchresponse_8\r\nContent-Type: multipart/mixed; boundary=changesetresponse_8\r\n\r\n" + parts + "--changesetresponse_8--\r\n--batchresponse_8--\r\n";
+
+        var outcome = await BatchResponse.ReadAsync("multipart/mixed; boundary=batchresponse_8", new MemoryStream(Encoding.UTF8.GetBytes(body)), default);
+
+        Assert.True(outcome.Succeeded);
+        Assert.Equal([204, 204, 204], outcome.OperationStatuses);
+        Assert.Equal(ErrorKind.None, TableErrorClassifier.Classify(outcome));
     }
 
     /// <summary>An account SAS for the Table service (version 2019-02-02's string to sign), made as the portal would.</summary>
