@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Http;
 
@@ -130,7 +131,7 @@ sealed class HttpConnection : IDisposable
         catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
         {
             sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
-            sample.Error = HttpErrorClassifier.Classify(ex);
+            sample.Error = TransportErrorClassifier.Classify(ex);
         }
         var connect = Interlocked.Exchange(ref pendingConnectTicks, -1);
         if (connect >= 0) sample.ConnectNs = Ticks.ToNanoseconds(connect);

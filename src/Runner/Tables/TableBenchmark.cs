@@ -7,7 +7,6 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
-using BenchDashboard.Runner.Http;
 using BenchDashboard.Runner.Tables.Protocol;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -89,7 +88,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         }
         catch (RequestFailedException ex) when (ex.Status == 0)
         {
-            throw new TableUnavailableException($"Could not reach the Table endpoint of connection '{p.Connection}' ({HttpErrorClassifier.Classify(ex)}): {ex.Message}");
+            throw new TableUnavailableException($"Could not reach the Table endpoint of connection '{p.Connection}' ({TransportErrorClassifier.Classify(ex)}): {ex.Message}");
         }
     }
 
@@ -239,7 +238,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             {
                 // Azure.Core's transport failure: refused, reset, closed mid-answer.
                 sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
-                sample.Error = HttpErrorClassifier.Classify(ex);
+                sample.Error = TransportErrorClassifier.Classify(ex);
                 context.Notes.AddError(sample.Error, ex.Message);
             }
             if (connection.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);

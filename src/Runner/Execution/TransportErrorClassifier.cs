@@ -2,10 +2,13 @@ using System.Net.Http;
 using System.Net.Sockets;
 using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Runner.Http;
+namespace BenchDashboard.Runner.Execution;
 
-/// <summary>Maps what SocketsHttpHandler throws to the error kinds the dashboard counts.</summary>
-public static class HttpErrorClassifier
+/// <summary>
+/// Maps what SocketsHttpHandler throws (refused, reset, timed out, ended mid-answer) to the error kinds the
+/// dashboard counts: shared by every kind that speaks HTTP (HTTP itself, and Table Storage through Azure.Core).
+/// </summary>
+public static class TransportErrorClassifier
 {
     public static ErrorKind Classify(Exception ex)
     {
