@@ -18,14 +18,17 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
 
     /// <summary>
     /// Whether this request comes from an identified administrator (key, sign-in or trusted Easy Auth), who is
-    /// shown secrets in full; everyone else sees fingerprints, also where no sign-in is required.
+    /// shown secrets in full; everyone else sees fingerprints, also where sign-in was turned off
+    /// (<c>Auth:Required=never</c>). The one exception is the local mode <c>auto</c> chooses (Development,
+    /// listening on loopback only, no proxy): whoever reads is at this machine and may change anything, so is
+    /// the administrator, and a target's <c>?ms=2</c> is shown as it is.
     /// </summary>
     public static bool IsIdentifiedAdmin(HttpContext context) => context.Items.TryGetValue(AdminItem, out var admin) && admin is true;
 
     public async Task InvokeAsync(HttpContext context)
     {
         var admin = IsAdmin(context);
-        context.Items[AdminItem] = admin;
+        context.Items[AdminItem] = admin || IsLocalMode(context);
         var needsAdmin = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path) || !options.Value.PublicRead;
         if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required(context))
         {
@@ -56,6 +59,9 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
         var principal = request.Headers["X-MS-CLIENT-PRINCIPAL-NAME"].ToString();
         return trustEasyAuth && principal.Length > 0 && o.Admins.Contains(principal, StringComparer.OrdinalIgnoreCase);
     }
+
+    bool IsLocalMode(HttpContext context) =>
+        options.Value.Required.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase) && !Required(context);
 
     bool Required(HttpContext context)
     {
