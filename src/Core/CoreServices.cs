@@ -58,6 +58,7 @@ public static class CoreServices
         services.AddSingleton<BenchmarkKinds>();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
+        services.AddScoped<RunDigests>();
         services.AddScoped<RunHistory>();
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<BenchmarkStore>();

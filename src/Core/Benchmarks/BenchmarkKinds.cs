@@ -65,7 +65,8 @@ public sealed class BenchmarkKinds
     public string? Schedule(Run run) => Ask(run, (_, p) => p is ILoadParameters load ? LoadProfile.Describe(load) : null);
 
     /// <summary>The kind's own figures of a run (<see cref="IBenchmarkKind.Figures"/>), or null.</summary>
-    public object? Figures(RunReport report) => Ask(report.Run, (kind, p) => kind.Figures(p, report));
+    public object? Figures(Run run, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
+        Ask(run, (kind, p) => kind.Figures(p, series, samples));
 
     /// <summary>Asks the run's kind about its parameters; null for an unknown kind or unreadable parameters (an old run).</summary>
     T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question, string? parametersJson = null) where T : class

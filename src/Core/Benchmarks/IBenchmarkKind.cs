@@ -40,8 +40,11 @@ public interface IBenchmarkKind
     /// <summary>The series the others are shown as a percentage of, unless the reader picks another.</summary>
     string? BaselineSeries(object parameters);
 
-    /// <summary>Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.</summary>
-    object? Figures(object parameters, RunReport report);
+    /// <summary>
+    /// Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.
+    /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
+    /// </summary>
+    object? Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples);
 }
 
 /// <summary>A kind whose parameters are a <typeparamref name="TParameters"/> record: the typed half of <see cref="IBenchmarkKind"/>.</summary>
@@ -57,7 +60,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public abstract string Describe(TParameters parameters);
     public virtual IReadOnlyList<string> PlannedSeries(TParameters parameters) => [];
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
-    public virtual object? Figures(TParameters parameters, RunReport report) => null;
+    public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
 
     public object Deserialize(string json, JsonSerializerOptions? options = null) =>
         JsonSerializer.Deserialize<TParameters>(json, options ?? Json.Options) ?? throw new JsonException("Expected an object of parameters, got null.");
@@ -66,5 +69,6 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     string IBenchmarkKind.Describe(object parameters) => Describe((TParameters)parameters);
     IReadOnlyList<string> IBenchmarkKind.PlannedSeries(object parameters) => PlannedSeries((TParameters)parameters);
     string? IBenchmarkKind.BaselineSeries(object parameters) => BaselineSeries((TParameters)parameters);
-    object? IBenchmarkKind.Figures(object parameters, RunReport report) => Figures((TParameters)parameters, report);
+    object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
+        Figures((TParameters)parameters, series, samples);
 }

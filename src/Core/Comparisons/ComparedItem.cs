@@ -5,28 +5,11 @@ namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>
 /// One side of a comparison: a whole run (key "12") or one series of a run (key "12/read-miss", a cache
-/// phase). <see cref="Samples"/> are the item's samples in index order.
+/// phase). Its figures come from the run's digest; <see cref="SortedLatencies"/> are its answered latencies,
+/// sorted, for the verdicts to resample, and <see cref="Shape"/> its chart data.
 /// </summary>
-public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, IReadOnlyList<Sample> Samples, RunStatistics Statistics)
+public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, RunStatistics Statistics, long[] SortedLatencies, LatencyShape Shape)
 {
-    long[]? sorted;
-
-    /// <summary>Latencies of the measured requests that got an answer (what the percentiles rank), in request order.</summary>
-    public long[] RankedLatencies() =>
-        Samples.Where(s => !s.IsWarmup && !s.Error.IsTransportError()).Select(s => s.LatencyNs).ToArray();
-
-    /// <summary>The same, sorted ascending; computed once per item however many comparisons use it.</summary>
-    public long[] SortedLatencies()
-    {
-        if (sorted is null)
-        {
-            var values = RankedLatencies();
-            Array.Sort(values);
-            sorted = values;
-        }
-        return sorted;
-    }
-
     public static bool TryParseKey(string key, out long runId, out string? series)
     {
         var slash = key.IndexOf('/');

@@ -9,6 +9,8 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<Benchmark> Benchmarks => Set<Benchmark>();
     public DbSet<Run> Runs => Set<Run>();
     public DbSet<Sample> Samples => Set<Sample>();
+    public DbSet<StoredDigest> Digests => Set<StoredDigest>();
+    public DbSet<StoredLatencies> Latencies => Set<StoredLatencies>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder) =>
         modelBuilder.ApplyConfigurationsFromAssembly(typeof(BenchDbContext).Assembly);

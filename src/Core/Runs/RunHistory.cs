@@ -21,13 +21,20 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
     public async Task<RunSummary> SummaryAsync(Run run, CancellationToken ct, RunStatistics? statistics = null)
     {
         if (run.SummaryJson is not null) return Json.Deserialize<RunSummary>(run.SummaryJson);
-        var summary = RunSummary.From(statistics ?? RunStatistics.From(await queries.SamplesAsync(run.Id, ct)));
+        var summary = RunSummary.From(statistics ?? (await queries.ReportAsync(run.Id, ct))?.Statistics ?? RunStatistics.From([]));
         if (run.Status.IsFinal())
         {
             var json = Json.Serialize(summary);
             await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET SummaryJson = {json} WHERE Id = {run.Id} AND SummaryJson IS NULL", ct);
         }
         return summary;
+    }
+
+    /// <summary>Stores a finished run's summary from its statistics, replacing any stored before.</summary>
+    public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct)
+    {
+        var json = Json.Serialize(RunSummary.From(statistics));
+        await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET SummaryJson = {json} WHERE Id = {runId}", ct);
     }
 
     /// <summary>

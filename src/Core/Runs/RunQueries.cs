@@ -9,11 +9,14 @@ namespace BenchDashboard.Core.Runs;
 public sealed record RunFilter(int? BenchmarkId = null, RunStatus? Status = null, int Take = 200, string? EnvField = null, string? EnvValue = null);
 
 /// <summary>
-/// A run with everything its detail page and API need, statistics computed from all its samples: over the
-/// whole run, and per series for runs that measure several things in turn (cache phases).
+/// A run with everything its detail page and API need: its row and its <see cref="RunDigest"/> (statistics over
+/// the whole run and per series, analyses, chart data), for one latency basis.
 /// </summary>
-public sealed record RunReport(Run Run, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, IReadOnlyList<Sample> Samples)
+public sealed record RunReport(Run Run, RunDigest Digest)
 {
+    public RunStatistics Statistics => Digest.Statistics;
+    public IReadOnlyList<SeriesStatistics> Series => Digest.Series;
+
     public RunNotes? Notes => Run.NotesJson is null ? null : Json.Deserialize<RunNotes>(Run.NotesJson);
 
     public EnvironmentSnapshot? Environment =>
@@ -24,7 +27,7 @@ public sealed record RunReport(Run Run, RunStatistics Statistics, IReadOnlyList<
 }
 
 /// <summary>Read side for pages and the API: pages call these instead of touching EF themselves.</summary>
-public sealed class RunQueries(BenchDbContext db)
+public sealed class RunQueries(BenchDbContext db, RunDigests digests)
 {
     public async Task<List<Run>> ListAsync(RunFilter filter, CancellationToken ct)
     {
@@ -51,11 +54,15 @@ public sealed class RunQueries(BenchDbContext db)
     public Task<List<Sample>> SamplesAsync(long runId, CancellationToken ct) =>
         db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(ct);
 
-    public async Task<RunReport?> ReportAsync(long runId, CancellationToken ct)
+    /// <summary>The samples one by one, for exports that must not hold a million of them at once.</summary>
+    public IAsyncEnumerable<Sample> StreamSamples(long runId) =>
+        db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).AsAsyncEnumerable();
+
+    /// <param name="basis">For an open-model run, which latency the figures rank; a closed run has one.</param>
+    public async Task<RunReport?> ReportAsync(long runId, CancellationToken ct, LatencyBasis basis = LatencyBasis.Corrected)
     {
         var run = await FindAsync(runId, ct);
         if (run is null) return null;
-        var samples = await SamplesAsync(runId, ct);
-        return new RunReport(run, RunStatistics.From(samples), SeriesStatistics.From(samples), samples);
+        return new RunReport(run, await digests.GetAsync(run, basis, ct));
     }
 }

@@ -1,60 +1,127 @@
 namespace BenchDashboard.Core.Statistics;
 
-/// <summary>A histogram bin: [FromNs, ToNs) except the last, which includes ToNs.</summary>
-public readonly record struct HistogramBin(long FromNs, long ToNs, int Count);
-
 /// <summary>
-/// Equal-width bins from the minimum to the p99.9 of the values, plus one overflow bin up to the maximum,
-/// so a single extreme outlier does not squeeze the whole body of the distribution into one bar.
+/// Latency histograms over logarithmic bins, as HdrHistogram draws them: bin edges grow by a constant
+/// factor, so the body of a distribution and its slowest outliers are both readable on one chart (equal-width
+/// bins put ~95 % of a run with one outlier into the first bar). Several sets share one set of edges, so
+/// their histograms can be overlaid.
 /// </summary>
-public static class Histogram
+/// <param name="EdgesNs">Bin i is [EdgesNs[i], EdgesNs[i + 1]); the last bin also holds its upper edge.</param>
+/// <param name="Counts">Per set, its count in each bin.</param>
+public sealed record LogHistogram(IReadOnlyList<long> EdgesNs, IReadOnlyList<int[]> Counts)
 {
-    public static IReadOnlyList<HistogramBin> Build(IReadOnlyCollection<long> values, int bins = 40)
-    {
-        ArgumentOutOfRangeException.ThrowIfLessThan(bins, 1);
-        if (values.Count == 0) return [];
-        var sorted = values.ToArray();
-        Array.Sort(sorted);
-        long min = sorted[0], max = sorted[^1], top = Percentile.NearestRank(sorted, 999);
-        if (top == min) return [new HistogramBin(min, max, sorted.Length)];
+    /// <summary>About this many bins across the body of the distribution (p1 to p99).</summary>
+    public const int TargetBodyBins = 30;
 
-        var width = Math.Max(1, (top - min + bins - 1) / bins);
-        var counts = new int[bins];
-        var overflow = 0;
-        foreach (var v in sorted)
+    /// <summary>At most this many bins in all, however far the outliers reach.</summary>
+    public const int MaxBins = 200;
+
+    /// <summary>Finest and coarsest steps, in bins per factor of ten.</summary>
+    const int MaxPerDecade = 100, MinPerDecade = 10;
+
+    /// <param name="sets">Values of each set (sorted or not).</param>
+    public static LogHistogram Build(IReadOnlyList<long[]> sets)
+    {
+        var sorted = sets.Select(s => IsSorted(s) ? s : s.Order().ToArray()).ToList();
+        var nonEmpty = sorted.Where(s => s.Length > 0).ToList();
+        if (nonEmpty.Count == 0) return new LogHistogram([], sets.Select(_ => Array.Empty<int>()).ToList());
+        var min = Math.Max(1, nonEmpty.Min(s => s[0]));
+        var max = Math.Max(min, nonEmpty.Max(s => s[^1]));
+
+        // The step is chosen for the body (p1 to p99), so a narrow distribution gets bars enough to show its
+        // shape, then the bins go on at that step out to the slowest outlier, within MaxBins.
+        var bodyFrom = Math.Max(1, nonEmpty.Min(s => Percentile.NearestRank(s, 10)));
+        var bodyTo = Math.Max(bodyFrom, nonEmpty.Max(s => Percentile.NearestRank(s, 990)));
+        var bodyDecades = Math.Max(Math.Log10((double)bodyTo / bodyFrom), 1e-9);
+        var perDecade = Math.Clamp(TargetBodyBins / bodyDecades, MinPerDecade, MaxPerDecade);
+        var decades = Math.Log10((double)max / min);
+        perDecade = Math.Max(1, Math.Min(perDecade, (MaxBins - 1) / Math.Max(decades, 1e-9)));
+
+        var first = Math.Floor(Math.Log10(min) * perDecade);
+        var edges = new List<long>();
+        for (var k = first; ; k++)
         {
-            if (v > top) { overflow++; continue; }
-            counts[Math.Min(bins - 1, (int)((v - min) / width))]++;
+            var edge = (long)Math.Round(Math.Pow(10, k / perDecade));
+            if (edges.Count > 0 && edge <= edges[^1]) continue; // below ~100 ns, steps round to the same value
+            edges.Add(edge);
+            if (edge > max) break;
         }
-        var result = new List<HistogramBin>(bins + 1);
-        for (var i = 0; i < bins; i++)
-            result.Add(new HistogramBin(min + i * width, i == bins - 1 ? top : min + (i + 1) * width, counts[i]));
-        if (overflow > 0) result.Add(new HistogramBin(top, max, overflow));
-        return result;
+        if (edges[0] > min) edges.Insert(0, min);
+
+        var counts = sorted.Select(set =>
+        {
+            var c = new int[edges.Count - 1];
+            foreach (var value in set) c[BinOf(edges, Math.Max(1, value))]++;
+            return c;
+        }).ToList();
+        return new LogHistogram(edges, counts);
+    }
+
+    static bool IsSorted(long[] values)
+    {
+        for (var i = 1; i < values.Length; i++) if (values[i] < values[i - 1]) return false;
+        return true;
+    }
+
+    public static LogHistogram Build(long[] values) => Build([values]);
+
+    /// <summary>The bin whose [lower, upper) range holds the value (binary search over the edges).</summary>
+    static int BinOf(List<long> edges, long value)
+    {
+        var i = edges.BinarySearch(value);
+        var bin = i >= 0 ? i : ~i - 1;
+        return Math.Clamp(bin, 0, edges.Count - 2);
     }
 }
 
-/// <summary>Bins shared by several sets, so their histograms can be overlaid: one set of edges, counts per set.</summary>
-public sealed record SharedHistogram(IReadOnlyList<long> EdgesNs, IReadOnlyList<int[]> Counts)
+/// <summary>A point of a latency distribution: the share of requests (0..1] that took at most <see cref="LatencyNs"/>.</summary>
+public readonly record struct DistributionPoint(double Fraction, long LatencyNs);
+
+/// <summary>
+/// Points for the two distribution charts, from sorted values by nearest rank (so every point is a measured
+/// value and the curve never goes down).
+/// </summary>
+public static class Distribution
 {
     /// <summary>
-    /// Equal-width bins from the smallest value to the largest p99.9 of the sets; values above go into the
-    /// last bin, which therefore reads "and above".
+    /// HdrHistogram's percentile plot: points evenly spaced in −log₁₀(1 − p), from the median's neighbourhood up
+    /// to as far as the data reaches (p99.99 needs 10,000 values), then the maximum. On that axis p90, p99,
+    /// p99.9 sit one step apart, so the tail, which a linear axis squeezes against its right edge, is visible.
     /// </summary>
-    public static SharedHistogram Build(IReadOnlyList<long[]> sets, int bins = 40)
+    public static IReadOnlyList<DistributionPoint> Percentiles(ReadOnlySpan<long> sorted, int points = 120)
     {
-        var nonEmpty = sets.Where(s => s.Length > 0).ToList();
-        if (nonEmpty.Count == 0) return new SharedHistogram([], sets.Select(_ => Array.Empty<int>()).ToList());
-        var min = nonEmpty.Min(s => s.Min());
-        var top = nonEmpty.Max(s => { var sorted = (long[])s.Clone(); Array.Sort(sorted); return Percentile.NearestRank(sorted, 999); });
-        var width = Math.Max(1, (top - min + bins - 1) / bins);
-        var edges = Enumerable.Range(0, bins + 1).Select(i => min + i * width).ToList();
-        var counts = sets.Select(set =>
+        if (sorted.IsEmpty) return [];
+        var n = sorted.Length;
+        var reach = Math.Log10(n); // p = 1 − 1/n is the last rank short of the maximum
+        var result = new List<DistributionPoint>(points + 1);
+        for (var i = 0; i < points; i++)
         {
-            var c = new int[bins];
-            foreach (var v in set) c[Math.Clamp((int)((v - min) / width), 0, bins - 1)]++;
-            return c;
-        }).ToList();
-        return new SharedHistogram(edges, counts);
+            var p = 1 - Math.Pow(10, -reach * i / points);
+            result.Add(new DistributionPoint(p, At(sorted, p)));
+        }
+        result.Add(new DistributionPoint(1, sorted[^1]));
+        return result;
     }
+
+    /// <summary>The CDF at evenly spaced ranks (at most <paramref name="points"/>), the last one the maximum.</summary>
+    public static IReadOnlyList<DistributionPoint> Cdf(ReadOnlySpan<long> sorted, int points = 400)
+    {
+        if (sorted.IsEmpty) return [];
+        var n = sorted.Length;
+        var count = Math.Min(points, n);
+        var result = new List<DistributionPoint>(count);
+        var last = 0;
+        for (var i = 1; i <= count; i++)
+        {
+            var rank = (int)Math.Ceiling((double)i * n / count);
+            if (rank == last) continue;
+            last = rank;
+            result.Add(new DistributionPoint((double)rank / n, sorted[rank - 1]));
+        }
+        return result;
+    }
+
+    /// <summary>Nearest rank at a fraction p in [0, 1] (for charts; the tables use <see cref="Percentile.NearestRank"/>).</summary>
+    static long At(ReadOnlySpan<long> sorted, double p) =>
+        sorted[Math.Clamp((int)Math.Ceiling(p * sorted.Length), 1, sorted.Length) - 1];
 }

@@ -24,14 +24,6 @@ public static class LatencyBases
     public static IReadOnlyList<Sample> Apply(this LatencyBasis basis, IReadOnlyList<Sample> samples) =>
         basis == LatencyBasis.Corrected || !samples.Any(s => s.LagNs.HasValue) ? samples : samples.Select(AsServiceTime).ToList();
 
-    /// <summary>The same report with statistics, series and samples of the basis.</summary>
-    public static RunReport Apply(this LatencyBasis basis, RunReport report)
-    {
-        var samples = basis.Apply(report.Samples);
-        return ReferenceEquals(samples, report.Samples) ? report
-            : new RunReport(report.Run, RunStatistics.From(samples), SeriesStatistics.From(samples), samples);
-    }
-
     static Sample AsServiceTime(Sample s) => s.LagNs is not { } lag ? s : new Sample
     {
         RunId = s.RunId, Index = s.Index, IsWarmup = s.IsWarmup, Connection = s.Connection,

@@ -15,20 +15,63 @@ public sealed record RunAnalysis(
     public static RunAnalysis Analyze(IReadOnlyList<Sample> samples, int? windowSeconds = null)
     {
         var measured = samples.Where(s => !s.IsWarmup).ToList();
-        var answered = measured.Where(s => !s.Error.IsTransportError()).OrderBy(s => s.Index).ToList();
-        var elapsed = measured.Count == 0 ? 0 : measured.Max(s => s.OffsetNs) - measured.Min(s => s.OffsetNs);
-        var length = windowSeconds ?? TimeWindows.DefaultLengthSeconds(elapsed);
-        var windows = TimeWindows.Build(measured, length * 1_000_000_000L);
+        var length = windowSeconds ?? TimeWindows.DefaultLengthSeconds(ElapsedNs(measured));
+        return Steady(measured) with { WindowSeconds = length, Windows = TimeWindows.Build(measured, length * 1_000_000_000L) };
+    }
 
+    /// <summary>The span of the measured samples' starts, which the window lengths divide.</summary>
+    internal static long ElapsedNs(IReadOnlyList<Sample> measured) =>
+        measured.Count == 0 ? 0 : measured.Max(s => s.OffsetNs) - measured.Min(s => s.OffsetNs);
+
+    /// <summary>Everything but the windows: warm-up, the ladders with and without it, and the episodes after it.</summary>
+    internal static RunAnalysis Steady(IReadOnlyList<Sample> measured)
+    {
+        var answered = measured.Where(s => !s.Error.IsTransportError()).OrderBy(s => s.Index).ToList();
         var latencies = answered.Select(s => s.LatencyNs).ToList();
         var warmup = WarmupDetector.Detect(latencies);
         var cut = warmup is { IsReliable: true } ? warmup.Samples : 0;
         var steady = answered.Skip(cut).ToList();
         return new RunAnalysis(
-            length, windows, warmup,
+            0, [], warmup,
             SteadyFromIndex: warmup is { IsReliable: true } && cut < answered.Count ? answered[cut].Index : null,
             All: LatencyLadder.From(latencies),
             AfterWarmup: LatencyLadder.From(steady.Select(s => s.LatencyNs)),
             Degradation: DegradationDetector.Detect(steady.Select(s => new SeriesSample(s.Index, s.OffsetNs, s.LatencyNs)).ToList()));
+    }
+}
+
+/// <summary>
+/// The analysis of one run or series computed once, when the run has ended, for every window length a reader
+/// can pick (<see cref="TimeWindows.LengthsSeconds"/> that give at most <see cref="TimeWindows.MaxWindows"/>
+/// windows), so a page never reads the samples again. <see cref="Series"/> is null for the whole run.
+/// </summary>
+public sealed record SeriesAnalysis(
+    string? Series, int DefaultWindowSeconds, IReadOnlyDictionary<int, IReadOnlyList<TimeWindow>> WindowsByLength,
+    WarmupEstimate? Warmup, int? SteadyFromIndex, LatencyLadder? All, LatencyLadder? AfterWarmup, DegradationReport? Degradation)
+{
+    public static SeriesAnalysis From(string? series, IReadOnlyList<Sample> samples)
+    {
+        var measured = samples.Where(s => !s.IsWarmup).ToList();
+        var elapsed = RunAnalysis.ElapsedNs(measured);
+        var lengths = TimeWindows.LengthsSeconds
+            .Where(l => elapsed / (l * 1_000_000_000L) < TimeWindows.MaxWindows && l * 1_000_000_000L < 2 * Math.Max(elapsed, 1))
+            .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
+        var steady = RunAnalysis.Steady(measured);
+        return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),
+            lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L)),
+            steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation);
+    }
+
+    /// <summary>The window lengths a reader can pick, shortest first.</summary>
+    public IEnumerable<int> Lengths => WindowsByLength.Keys.Order();
+
+    /// <summary>The analysis with windows of <paramref name="windowSeconds"/> (the default when null).</summary>
+    /// <exception cref="ArgumentException">A length that was not computed: the message lists those that were.</exception>
+    public RunAnalysis At(int? windowSeconds)
+    {
+        var length = windowSeconds ?? DefaultWindowSeconds;
+        if (!WindowsByLength.TryGetValue(length, out var windows))
+            throw new ArgumentException($"Choose a window of {string.Join(", ", Lengths)} seconds.");
+        return new RunAnalysis(length, windows, Warmup, SteadyFromIndex, All, AfterWarmup, Degradation);
     }
 }

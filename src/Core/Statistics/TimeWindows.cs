@@ -8,7 +8,13 @@ namespace BenchDashboard.Core.Statistics;
 /// </summary>
 public sealed record TimeWindow(
     int Number, long StartNs, long EndNs, int Count, int Errors,
-    double? MeanNs, long? MinNs, long? P80Ns, long? P90Ns, long? P95Ns, long? MaxNs);
+    double? MeanNs, long? MinNs, long? P50Ns, long? P80Ns, long? P90Ns, long? P95Ns, long? P99Ns, long? MaxNs)
+{
+    /// <summary>Measured requests per second in the window (every one, errors included).</summary>
+    public double PerSecond => Count / ((EndNs - StartNs) / 1e9);
+
+    public double ErrorsPerSecond => Errors / ((EndNs - StartNs) / 1e9);
+}
 
 public static class TimeWindows
 {
@@ -41,7 +47,7 @@ public static class TimeWindows
             long? P(int permille) => latencies.Length == 0 ? null : Percentile.NearestRank(latencies, permille);
             rows.Add(new TimeWindow((int)w + 1, w * windowNs, (w + 1) * windowNs, inWindow.Count, inWindow.Count(s => s.Error != ErrorKind.None),
                 latencies.Length == 0 ? null : latencies.Average(v => (double)v), latencies.Length == 0 ? null : latencies[0],
-                P(800), P(900), P(950), latencies.Length == 0 ? null : latencies[^1]));
+                P(500), P(800), P(900), P(950), P(990), latencies.Length == 0 ? null : latencies[^1]));
         }
         return rows;
     }

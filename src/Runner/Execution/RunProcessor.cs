@@ -192,18 +192,23 @@ public sealed class RunProcessor(
         }
     }
 
-    /// <summary>Stores the run's key figures now, so trends and regression checks never re-read its samples.</summary>
+    /// <summary>
+    /// Builds the run's digest (every figure its pages show) and stores its key figures now, while its samples
+    /// are at hand, so no view and no trend or regression check reads them again. A digest or summary stored
+    /// earlier (a view while the run looked interrupted) is replaced.
+    /// </summary>
     async Task SummarizeAsync(long runId)
     {
         try
         {
             await using var scope = scopes.CreateAsyncScope();
-            if (await scope.ServiceProvider.GetRequiredService<RunQueries>().FindAsync(runId, CancellationToken.None) is { } finished)
-                await scope.ServiceProvider.GetRequiredService<RunHistory>().SummaryAsync(finished, CancellationToken.None);
+            if (await scope.ServiceProvider.GetRequiredService<RunQueries>().FindAsync(runId, CancellationToken.None) is not { } finished || !finished.Status.IsFinal()) return;
+            var digests = await scope.ServiceProvider.GetRequiredService<RunDigests>().BuildAsync(finished, store: true, CancellationToken.None);
+            await scope.ServiceProvider.GetRequiredService<RunHistory>().StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None);
         }
         catch (Exception ex)
         {
-            // Not fatal: the summary is computed again the first time the run is looked at.
+            // Not fatal: the digest and summary are built the first time the run is looked at.
             logger.LogWarning(ex, "Summarising run {RunId} failed", runId);
         }
     }

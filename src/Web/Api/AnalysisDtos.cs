@@ -2,11 +2,11 @@ using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Api;
 
-public sealed record TimeWindowDto(int Number, double StartSeconds, double EndSeconds, int Count, int Errors,
-    double? MeanMs, double? MinMs, double? P80Ms, double? P90Ms, double? P95Ms, double? MaxMs)
+public sealed record TimeWindowDto(int Number, double StartSeconds, double EndSeconds, int Count, int Errors, double PerSecond, double ErrorsPerSecond,
+    double? MeanMs, double? MinMs, double? P50Ms, double? P80Ms, double? P90Ms, double? P95Ms, double? P99Ms, double? MaxMs)
 {
-    public static TimeWindowDto From(TimeWindow w) => new(w.Number, w.StartNs / 1e9, w.EndNs / 1e9, w.Count, w.Errors,
-        w.MeanNs / 1e6, w.MinNs / 1e6, w.P80Ns / 1e6, w.P90Ns / 1e6, w.P95Ns / 1e6, w.MaxNs / 1e6);
+    public static TimeWindowDto From(TimeWindow w) => new(w.Number, w.StartNs / 1e9, w.EndNs / 1e9, w.Count, w.Errors, w.PerSecond, w.ErrorsPerSecond,
+        w.MeanNs / 1e6, w.MinNs / 1e6, w.P50Ns / 1e6, w.P80Ns / 1e6, w.P90Ns / 1e6, w.P95Ns / 1e6, w.P99Ns / 1e6, w.MaxNs / 1e6);
 }
 
 /// <summary>Samples: how many answered requests MSER-5 drops; Reliable: false when no steady state was found.</summary>

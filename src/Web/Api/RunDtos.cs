@@ -81,7 +81,7 @@ public sealed record RunDto(
         var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
             compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
-            with { Load = OpenLoadDto.From(OpenLoadReport.From(report.Samples)) };
+            with { Load = OpenLoadDto.From(report.Digest.Load) };
     }
 
     /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>

@@ -84,7 +84,7 @@ public static class RunsApi
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        return TypedResults.Ok(RunDto.From(report, shown, await history.PointAsync(report.Run, ct, report.Statistics), kinds.Figures(report)));
+        return TypedResults.Ok(RunDto.From(report, shown, await history.PointAsync(report.Run, ct, report.Statistics), report.Digest.Figures));
     }
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>
@@ -104,35 +104,43 @@ public static class RunsApi
     {
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
-        if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        var all = basis.Apply(report.Samples);
-        var samples = series is null ? all : all.Where(s => s.Series == series).ToList();
-        if (series is not null && samples.Count == 0)
+        if (await queries.ReportAsync(id, ct, basis) is not { } report) return TypedResults.NotFound();
+        if (series is not null && report.Series.All(s => s.Name != series))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
-        if (window is < 1)
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = ["The window length is a whole number of seconds, at least 1."] });
         try
         {
-            return TypedResults.Ok(RunAnalysisDto.From(RunAnalysis.Analyze(samples, window), series));
+            return TypedResults.Ok(RunAnalysisDto.From(report.Digest.AnalysisOf(series).At(window), series));
         }
         catch (ArgumentException ex)
         {
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = [ex.Message.Split(" (Parameter")[0]] });
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = [ex.Message] });
         }
     }
 
-    /// <summary>Every sample of a run, as JSON or (with <c>?format=csv</c> or <c>Accept: text/csv</c>) as CSV.</summary>
+    /// <summary>
+    /// Every sample of a run, as JSON or (with <c>?format=csv</c> or <c>Accept: text/csv</c>) as CSV, streamed
+    /// as it is read: a run of a million samples never sits in memory whole.
+    /// </summary>
     static async Task<IResult> SamplesAsync(long id, string? format, HttpRequest request, RunQueries queries, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is null) return TypedResults.NotFound();
-        var samples = await queries.SamplesAsync(id, ct);
         var csv = string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase) || request.Headers.Accept.ToString().Contains("text/csv");
-        if (!csv) return TypedResults.Ok(samples.Select(SampleDto.From));
+        if (!csv) return TypedResults.Ok(queries.StreamSamples(id).Select(SampleDto.From));
+        return new SamplesCsv(queries.StreamSamples(id), $"run-{id}-samples.csv");
+    }
 
-        var text = new StringBuilder("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns\n");
-        foreach (var s in samples)
-            text.Append(CultureInfo.InvariantCulture,
-                $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs}\n");
-        return TypedResults.File(Encoding.UTF8.GetBytes(text.ToString()), "text/csv", $"run-{id}-samples.csv");
+    /// <summary>The samples as CSV, written to the response row by row.</summary>
+    sealed class SamplesCsv(IAsyncEnumerable<Sample> samples, string fileName) : IResult
+    {
+        public async Task ExecuteAsync(HttpContext context)
+        {
+            context.Response.ContentType = "text/csv";
+            context.Response.Headers.ContentDisposition = $"attachment; filename={fileName}";
+            await using var writer = new StreamWriter(context.Response.Body, new UTF8Encoding(false), bufferSize: 64 * 1024);
+            await writer.WriteAsync("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns\n");
+            await foreach (var s in samples.WithCancellation(context.RequestAborted))
+                await writer.WriteAsync(string.Create(CultureInfo.InvariantCulture,
+                    $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs}\n"));
+        }
     }
 }

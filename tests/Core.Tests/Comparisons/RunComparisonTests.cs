@@ -26,7 +26,9 @@ public class RunComparisonTests
         {
             RunId = id, Index = i, OffsetNs = i * 20_000_000L, LatencyNs = (long)(latencyMs * 1e6 * (0.9 + 0.2 * random.NextDouble())),
         }).ToList();
-        return new ComparedItem(id.ToString(), $"#{id}", run, null, samples, RunStatistics.From(samples));
+        var ranked = samples.Select(s => s.LatencyNs).ToArray();
+        var sorted = ranked.Order().ToArray();
+        return new ComparedItem(id.ToString(), $"#{id}", run, null, RunStatistics.From(samples), sorted, LatencyShape.From(ranked, sorted));
     }
 
     [Fact]

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.Options;
 
@@ -27,5 +28,5 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     public override string? BaselineSeries(TableParameters p) => p.Baseline()?.Series;
 
     /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>
-    public override object? Figures(TableParameters p, RunReport report) => TableVariantFigures.From(p, report.Series, report.Samples);
+    public override object? Figures(TableParameters p, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) => TableVariantFigures.From(p, series, samples);
 }

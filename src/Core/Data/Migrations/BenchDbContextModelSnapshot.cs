@@ -183,6 +183,52 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Json")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Version")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("RunId", "Basis");
+
+                    b.ToTable("RunDigests", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Count")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<byte[]>("Data")
+                        .IsRequired()
+                        .HasColumnType("BLOB");
+
+                    b.HasKey("RunId", "Basis", "Series");
+
+                    b.ToTable("RunLatencies", (string)null);
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Runs.Run", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", "Benchmark")
@@ -194,6 +240,24 @@ namespace BenchDashboard.Core.Data.Migrations
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Sample", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

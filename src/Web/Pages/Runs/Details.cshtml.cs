@@ -39,25 +39,27 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
 
     public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, string? latency, CancellationToken ct)
     {
+        if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
         if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
         Report = report;
         KindPage = forms.Find(report.Run.Kind);
-        OpenLoad = OpenLoadReport.From(report.Samples);
+        OpenLoad = report.Digest.Load;
         Schedule = kinds.Schedule(report.Run);
-        if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
-        Basis = OpenLoad is null ? LatencyBasis.Corrected : basis;
+        // The summary shows corrected latency and service time side by side; the analysis and the per-sample
+        // chart show the one the reader picked.
+        var shown = basis == LatencyBasis.Service && OpenLoad is not null ? (await queries.ReportAsync(id, ct, basis))!.Digest : report.Digest;
+        Basis = shown.Basis;
         // A run of several series is analysed one series at a time: phases differ by design.
-        AnalysedSeries = report.Series.Count == 0 ? null : report.Series.Any(s => s.Name == series) ? series : report.Series[0].Name;
-        var samples = Basis.Apply(report.Samples);
-        var analysed = AnalysedSeries is null ? samples : samples.Where(s => s.Series == AnalysedSeries).ToList();
+        var analysis = shown.AnalysisOf(series);
+        AnalysedSeries = analysis.Series;
         try
         {
-            Analysis = RunAnalysis.Analyze(analysed, window is >= 1 ? window : null);
+            Analysis = analysis.At(window);
         }
         catch (ArgumentException ex)
         {
-            AnalysisError = ex.Message.Split(" (Parameter")[0];
-            Analysis = RunAnalysis.Analyze(analysed);
+            AnalysisError = ex.Message;
+            Analysis = analysis.At(null);
         }
         if (report.Series.Count > 0)
         {
@@ -66,7 +68,7 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
-        ChartJson = RunCharts.Build(samples, Analysis, OpenLoad);
+        ChartJson = RunCharts.Build(shown, Analysis, OpenLoad);
         History = await history.PointAsync(report.Run, ct, report.Statistics);
         return Page();
     }

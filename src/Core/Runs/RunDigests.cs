@@ -1,0 +1,89 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Statistics;
+using Microsoft.EntityFrameworkCore;
+
+namespace BenchDashboard.Core.Runs;
+
+/// <summary>
+/// Builds, stores and reads <see cref="RunDigest"/>s: the runner builds a run's digest when the run ends; a run
+/// that ended otherwise (a crash recovered, a run from before digests existed) gets it on its first view.
+/// </summary>
+public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
+{
+    // One build at a time in a process: a build reads every sample of a run, and a dozen viewers opening a
+    // big run at once must cost one build, not a dozen, to whatever the runner is measuring meanwhile.
+    static readonly SemaphoreSlim Building = new(1, 1);
+
+    /// <summary>
+    /// The run's digest for <paramref name="basis"/> (a closed run has only the corrected one, which is also its
+    /// service time): the stored one, or one built now, and stored when the run has ended. A run still running
+    /// is summarised from what is stored so far, and nothing is kept.
+    /// </summary>
+    public async Task<RunDigest> GetAsync(Run run, LatencyBasis basis, CancellationToken ct)
+    {
+        if (run.Status.IsFinal() && await LoadAsync(run.Id, basis, ct) is { } stored) return stored;
+        await Building.WaitAsync(ct);
+        try
+        {
+            if (run.Status.IsFinal() && await LoadAsync(run.Id, basis, ct) is { } builtMeanwhile) return builtMeanwhile;
+            var built = await BuildAsync(run, store: run.Status.IsFinal(), ct);
+            return built.GetValueOrDefault(basis) ?? built[LatencyBasis.Corrected];
+        }
+        finally
+        {
+            Building.Release();
+        }
+    }
+
+    /// <summary>Builds the run's digests from its samples (one per basis) and, with <paramref name="store"/>, replaces the stored ones.</summary>
+    public async Task<IReadOnlyDictionary<LatencyBasis, RunDigest>> BuildAsync(Run run, bool store, CancellationToken ct)
+    {
+        var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
+        LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
+        var digests = new Dictionary<LatencyBasis, RunDigest>();
+        var rows = new List<StoredLatencies>();
+        foreach (var basis in bases)
+        {
+            var (digest, sorted) = RunDigest.Build(basis.Apply(samples), basis, (series, seen) => kinds.Figures(run, series, seen));
+            digests[basis] = digest;
+            rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = LatencyCodec.EncodeSorted(s.Value) }));
+        }
+        if (!store) return digests;
+
+        await using var transaction = await db.Database.BeginTransactionAsync(ct);
+        await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM RunDigests WHERE RunId = {run.Id}", ct);
+        await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM RunLatencies WHERE RunId = {run.Id}", ct);
+        db.Digests.AddRange(digests.Select(d => new StoredDigest { RunId = run.Id, Basis = d.Key, Version = RunDigest.CurrentVersion, Json = Json.Serialize(d.Value) }));
+        db.Latencies.AddRange(rows);
+        await db.SaveChangesAsync(ct);
+        await transaction.CommitAsync(ct);
+        db.ChangeTracker.Clear();
+        return digests;
+    }
+
+    /// <summary>
+    /// An item's sorted answered latencies for a comparison: the whole run (<see cref="RunDigest.WholeRun"/>) or a
+    /// series. Builds the digest first if the run has none yet.
+    /// </summary>
+    public async Task<long[]> SortedLatenciesAsync(Run run, LatencyBasis basis, string series, CancellationToken ct)
+    {
+        if (!run.Status.IsFinal())
+        {
+            var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
+            return basis.Apply(samples).Where(s => !s.IsWarmup && !s.Error.IsTransportError() && (series.Length == 0 || s.Series == series))
+                .Select(s => s.LatencyNs).Order().ToArray();
+        }
+        if (!await db.Latencies.AnyAsync(l => l.RunId == run.Id, ct)) await GetAsync(run, basis, ct); // builds and stores them
+        var rows = await db.Latencies.AsNoTracking().Where(l => l.RunId == run.Id && l.Series == series).ToListAsync(ct);
+        var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
+        return row is null ? [] : LatencyCodec.DecodeSorted(row.Data, row.Count);
+    }
+
+    async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct)
+    {
+        var rows = await db.Digests.AsNoTracking().Where(d => d.RunId == runId && d.Version == RunDigest.CurrentVersion).ToListAsync(ct);
+        var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
+        return row is null ? null : Json.Deserialize<RunDigest>(row.Json);
+    }
+}

@@ -1,0 +1,112 @@
+using System.Text.Json;
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Statistics;
+
+/// <summary>A named set of chart points (one series of a run: a cache phase, a Table variant).</summary>
+public sealed record NamedPoints(string Name, IReadOnlyList<SeriesPoint> Points);
+
+/// <summary>An error sample on the sample-index chart.</summary>
+public readonly record struct ErrorPoint(int Index, long LatencyNs, ErrorKind Kind, int? Status);
+
+/// <summary>
+/// The per-sample chart of a run, downsampled (bucket minimum and maximum, so spikes survive): measured and
+/// warm-up samples, or one set per series, and the errors as their own marks.
+/// </summary>
+public sealed record SampleIndexChart(
+    IReadOnlyList<SeriesPoint> Measured, IReadOnlyList<SeriesPoint> Warmup, IReadOnlyList<NamedPoints> Series,
+    IReadOnlyList<ErrorPoint> Errors, int TotalSamples, int LastIndex)
+{
+    public const int MaxSeriesPoints = 4000;
+    public const int MaxErrorPoints = 2000;
+
+    public static SampleIndexChart From(IReadOnlyList<Sample> samples)
+    {
+        var answered = samples.Where(s => !s.Error.IsTransportError()).ToList();
+        var errors = samples.Where(s => s.Error != ErrorKind.None).ToList();
+        var hasSeries = samples.Any(s => s.Series is not null);
+        return new SampleIndexChart(
+            hasSeries ? [] : Points(answered.Where(s => !s.IsWarmup)),
+            hasSeries ? [] : Points(answered.Where(s => s.IsWarmup)),
+            answered.Where(s => s.Series is not null && !s.IsWarmup).GroupBy(s => s.Series!).Select(g => new NamedPoints(g.Key, Points(g))).ToList(),
+            Every(errors, MaxErrorPoints).Select(s => new ErrorPoint(s.Index, s.LatencyNs, s.Error, s.StatusCode)).ToList(),
+            samples.Count, samples.Count == 0 ? 0 : samples.Max(s => s.Index));
+    }
+
+    static IReadOnlyList<SeriesPoint> Points(IEnumerable<Sample> samples) =>
+        SeriesDownsampler.MinMax(samples.Select(s => new SeriesPoint(s.Index, s.LatencyNs)).ToList(), MaxSeriesPoints);
+
+    /// <summary>Evenly spaced picks when there are more than <paramref name="max"/> items.</summary>
+    static IEnumerable<T> Every<T>(IReadOnlyList<T> items, int max) =>
+        items.Count <= max ? items : Enumerable.Range(0, max).Select(i => items[(int)((long)i * items.Count / max)]);
+}
+
+/// <summary>
+/// The shape of one item's ranked latencies (a whole run, or one of its series) for charts: by position in the
+/// order the requests started (downsampled), HdrHistogram's percentile plot, and the CDF.
+/// </summary>
+public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPosition, IReadOnlyList<DistributionPoint> Percentiles, IReadOnlyList<DistributionPoint> Cdf)
+{
+    public const int MaxPositionPoints = 2000;
+
+    /// <param name="ranked">The answered measured latencies in request order.</param>
+    /// <param name="sorted">The same, sorted.</param>
+    public static LatencyShape From(long[] ranked, long[] sorted) => new(
+        ranked.Length,
+        SeriesDownsampler.MinMax(ranked.Select((v, i) => new SeriesPoint(i, v)).ToList(), MaxPositionPoints),
+        Distribution.Percentiles(sorted), Distribution.Cdf(sorted));
+}
+
+/// <summary>
+/// Everything the pages and the API show of a finished run, computed once from all its samples when the run
+/// ends and stored (<see cref="Runs.RunDigests"/>), so that no view reads the samples again and a view of a run
+/// of a million samples costs what a view of ten thousand does. Figures are exact, as computed from the samples:
+/// nearest-rank ladders, windows for every offered length, the warm-up and episodes, downsampled charts. The
+/// sorted latencies that comparisons resample are stored beside it, compactly (<see cref="LatencyCodec"/>).
+/// An open-model run has a digest per <see cref="LatencyBasis"/>.
+/// </summary>
+public sealed record RunDigest(
+    int Version, LatencyBasis Basis, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, OpenLoadReport? Load,
+    IReadOnlyList<SeriesAnalysis> Analyses, SampleIndexChart Chart, IReadOnlyDictionary<string, LatencyShape> Shapes,
+    LogHistogram Histogram, JsonElement? Figures)
+{
+    /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
+    public const int CurrentVersion = 1;
+
+    /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
+    public const string WholeRun = "";
+
+    /// <param name="samples">All the run's samples as the basis sees them (<see cref="LatencyBases.Apply(LatencyBasis, IReadOnlyList{Sample})"/>).</param>
+    /// <param name="figures">The kind's own figures (<see cref="Benchmarks.IBenchmarkKind.Figures"/>).</param>
+    /// <returns>The digest, and the sorted answered latencies of the whole run and of each series.</returns>
+    public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
+        IReadOnlyList<Sample> samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures)
+    {
+        var series = SeriesStatistics.From(samples);
+        var ranked = new Dictionary<string, long[]> { [WholeRun] = Ranked(samples) };
+        foreach (var s in series) ranked[s.Name] = Ranked(samples.Where(x => x.Series == s.Name));
+        var sorted = ranked.ToDictionary(r => r.Key, r => { var copy = (long[])r.Value.Clone(); Array.Sort(copy); return copy; });
+
+        // A run of several series is analysed one series at a time: phases and variants differ by design.
+        var analyses = series.Count == 0
+            ? [SeriesAnalysis.From(null, samples)]
+            : series.Select(s => SeriesAnalysis.From(s.Name, samples.Where(x => x.Series == s.Name).ToList())).ToList();
+        var histogramKeys = series.Count == 0 ? [WholeRun] : series.Select(s => s.Name).ToList();
+        var kindFigures = figures(series, samples);
+
+        var digest = new RunDigest(
+            CurrentVersion, basis, RunStatistics.From(samples), series, OpenLoadReport.From(samples), analyses,
+            SampleIndexChart.From(samples),
+            ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
+            LogHistogram.Build(histogramKeys.Select(k => sorted[k]).ToList()),
+            kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options));
+        return (digest, sorted);
+    }
+
+    /// <summary>The analysis of a series (or of the whole run when it has none); the first series' when the name is unknown or null.</summary>
+    public SeriesAnalysis AnalysisOf(string? series) => Analyses.FirstOrDefault(a => a.Series == series) ?? Analyses[0];
+
+    /// <summary>Latencies the percentiles rank: measured requests that got an answer, in the order they started.</summary>
+    static long[] Ranked(IEnumerable<Sample> samples) =>
+        samples.Where(s => !s.IsWarmup && !s.Error.IsTransportError()).OrderBy(s => s.Index).Select(s => s.LatencyNs).ToArray();
+}

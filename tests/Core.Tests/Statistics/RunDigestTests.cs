@@ -1,0 +1,76 @@
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+
+namespace BenchDashboard.Core.Tests.Statistics;
+
+public class RunDigestTests
+{
+    /// <summary>Two interleaved series over 20 s, with a few errors and warm-up samples.</summary>
+    static List<Sample> Samples(int n = 4_000)
+    {
+        var random = new Random(7);
+        return Enumerable.Range(0, n).Select(i => new Sample
+        {
+            RunId = 1, Index = i, IsWarmup = i < 40, OffsetNs = i * 5_000_000L, Connection = i % 2,
+            LatencyNs = 1_000_000 + random.Next(2_000_000) + (i % 500 == 0 ? 50_000_000 : 0),
+            Error = i % 997 == 0 ? ErrorKind.ConnectionReset : ErrorKind.None, Series = i % 2 == 0 ? "A" : "B", StatusCode = 200,
+        }).ToList();
+    }
+
+    static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(List<Sample> samples) =>
+        RunDigest.Build(samples, LatencyBasis.Corrected, (_, _) => new { answered = 1 });
+
+    [Fact]
+    public void ADigestStoredAsJsonReadsBackWithTheSameExactFigures()
+    {
+        var samples = Samples();
+        var (digest, _) = Build(samples);
+
+        var read = Json.Deserialize<RunDigest>(Json.Serialize(digest));
+
+        Assert.Equal(Json.Serialize(digest), Json.Serialize(read));
+        Assert.Equal(RunStatistics.From(samples).Latency, read.Statistics.Latency); // nearest rank over every sample
+        Assert.Equal(SeriesStatistics.From(samples).Select(s => s.Statistics.Latency), read.Series.Select(s => s.Statistics.Latency));
+        Assert.Equal(1, read.Figures!.Value.GetProperty("answered").GetInt32());
+    }
+
+    [Fact]
+    public void EverySeriesIsAnalysedForEveryWindowLengthAReaderCanPick()
+    {
+        var samples = Samples();
+        var (digest, _) = Build(samples);
+
+        Assert.Equal(["A", "B"], digest.Analyses.Select(a => a.Series));
+        var a = digest.AnalysisOf("A");
+        Assert.Equal([1, 5, 10, 30], a.Lengths); // 20 s of samples: a minute and longer are not offered
+        var tenSeconds = a.At(10);
+        var expected = RunAnalysis.Analyze(samples.Where(s => s.Series == "A").ToList(), 10);
+        Assert.Equal(Json.Serialize(expected), Json.Serialize(tenSeconds));
+        Assert.Equal(a.DefaultWindowSeconds, a.At(null).WindowSeconds);
+        Assert.Contains("1, 5, 10, 30 seconds", Assert.Throws<ArgumentException>(() => a.At(7)).Message);
+        Assert.Same(digest.Analyses[0], digest.AnalysisOf("nope")); // an unknown series falls back to the first
+    }
+
+    [Fact]
+    public void TheSortedLatenciesAreTheRankedOnesAndRoundTripCompactly()
+    {
+        var samples = Samples(100_000);
+        var (digest, sorted) = Build(samples);
+
+        var ranked = samples.Where(s => !s.IsWarmup && s.Error == ErrorKind.None).Select(s => s.LatencyNs).Order().ToArray();
+        Assert.Equal(ranked, sorted[RunDigest.WholeRun]);
+        Assert.Equal(digest.Statistics.Latency!.Count, sorted[RunDigest.WholeRun].Length);
+        var encoded = LatencyCodec.EncodeSorted(ranked);
+        Assert.Equal(ranked, LatencyCodec.DecodeSorted(encoded, ranked.Length));
+        Assert.True(encoded.Length < ranked.Length * 3, $"{encoded.Length} bytes for {ranked.Length} values");
+        Assert.Equal(sorted["A"].Length + sorted["B"].Length, sorted[RunDigest.WholeRun].Length);
+    }
+
+    [Fact]
+    public void TheCodecRefusesWhatItCannotKeepExactly()
+    {
+        Assert.Throws<ArgumentException>(() => LatencyCodec.EncodeSorted([3, 2]));
+        Assert.Throws<FormatException>(() => LatencyCodec.DecodeSorted(LatencyCodec.EncodeSorted([1, 2, 3]), 2));
+        Assert.Equal([0L, long.MaxValue], LatencyCodec.DecodeSorted(LatencyCodec.EncodeSorted([0, long.MaxValue]), 2));
+    }
+}
