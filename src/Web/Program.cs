@@ -39,6 +39,8 @@ app.UseRateLimiter();
 app.UseAuthentication();
 app.UseMiddleware<AdminGate>();
 app.UseAntiforgery();
+// Live progress is answered once a second, however many watch it (after the gate: it varies by reader).
+app.UseOutputCache();
 
 app.MapRazorPages();
 app.MapRunsApi();

@@ -39,6 +39,7 @@ public static class WebServices
             .AddCheck<Health.DatabaseHealthCheck>("database")
             .AddCheck<Health.RunnerHealthCheck>("runner");
         services.AddOpenApi();
+        services.AddOutputCache();
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();
         return services;

@@ -34,6 +34,12 @@ public sealed class Run
     /// </summary>
     public int? MeasuredSamples { get; set; }
 
+    /// <summary>
+    /// While the run is under way, its runner's latest <see cref="LiveSnapshot"/> as JSON, written with each
+    /// heartbeat; null once it has ended (its digest has the exact figures).
+    /// </summary>
+    public string? LiveJson { get; set; }
+
     public string? EnvironmentJson { get; set; }
 
     /// <summary>Distinct values of caching headers seen in responses (<see cref="CachingEvidence"/>) as JSON.</summary>

@@ -17,17 +17,19 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
 
     /// <summary>
     /// The run's digest for <paramref name="basis"/> (a closed run has only the corrected one, which is also its
-    /// service time): the stored one, or one built now, and stored when the run has ended. A run still running
-    /// is summarised from what is stored so far, and nothing is kept.
+    /// service time): the stored one, or one built now and stored. A run that has not ended has an empty one:
+    /// its samples are not read while it runs (a viewer must not slow the measurement); its live figures are
+    /// in <see cref="Run.LiveJson"/>.
     /// </summary>
     public async Task<RunDigest> GetAsync(Run run, LatencyBasis basis, CancellationToken ct)
     {
-        if (run.Status.IsFinal() && await LoadAsync(run.Id, basis, ct) is { } stored) return stored;
+        if (!run.Status.IsFinal()) return RunDigest.Build([], basis, (_, _) => null).Digest;
+        if (await LoadAsync(run.Id, basis, ct) is { } stored) return stored;
         await Building.WaitAsync(ct);
         try
         {
-            if (run.Status.IsFinal() && await LoadAsync(run.Id, basis, ct) is { } builtMeanwhile) return builtMeanwhile;
-            var built = await BuildAsync(run, store: run.Status.IsFinal(), ct);
+            if (await LoadAsync(run.Id, basis, ct) is { } builtMeanwhile) return builtMeanwhile;
+            var built = await BuildAsync(run, store: true, ct);
             return built.GetValueOrDefault(basis) ?? built[LatencyBasis.Corrected];
         }
         finally

@@ -24,10 +24,14 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     /// <summary>Error messages and notes for the reader; saved with the run when it has any.</summary>
     public RunNotes Notes { get; } = new();
 
+    /// <summary>The run's live figures, snapshotted with each heartbeat for viewers.</summary>
+    public LiveRunStats Live { get; } = new();
+
     /// <summary>Hands the sample to the background writer, which never makes this wait for the disk.</summary>
     public void Record(Sample sample)
     {
         sample.RunId = Run.Id;
+        Live.Add(sample);
         Interlocked.Increment(ref completed);
         if (store(sample)) return;
         if (Interlocked.Increment(ref refused) == 1) onRefused?.Invoke();

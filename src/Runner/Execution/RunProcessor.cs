@@ -223,7 +223,7 @@ public sealed class RunProcessor(
             {
                 try
                 {
-                    if (await store.HeartbeatAsync(runId, context.Completed, ct)) onCancelRequested();
+                    if (await store.HeartbeatAsync(runId, context.Completed, Core.Json.Serialize(context.Live.Snapshot()), ct)) onCancelRequested();
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {

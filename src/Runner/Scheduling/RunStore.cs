@@ -93,7 +93,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                     Error = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN NULL
                         ELSE {why} || ' The ' || (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) || ' samples stored before that are kept.' END,
                     NotesJson = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN COALESCE(NotesJson, {completedNote}) ELSE NotesJson END,
-                    EndedUtcMs = {now}
+                    EndedUtcMs = {now}, LiveJson = NULL
                 WHERE Id = {id} AND Status = 'Running'
                   AND (CASE WHEN {ownOnly} THEN RunnerName = {RunnerName} ELSE HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore} END)
                 """, ct);
@@ -119,7 +119,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     }
 
     /// <summary>Refreshes the heartbeat and progress of a run this runner owns; returns whether a cancel was requested.</summary>
-    public async Task<bool> HeartbeatAsync(long runId, int completed, CancellationToken ct)
+    public async Task<bool> HeartbeatAsync(long runId, int completed, string? liveJson, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -127,7 +127,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         // still being measured here: the heartbeat takes it back, and its outcome will be the true one.
         await db.Database.ExecuteSqlInterpolatedAsync(
             $"""
-            UPDATE Runs SET HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, Status = 'Running', Error = NULL, EndedUtcMs = NULL
+            UPDATE Runs SET HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, LiveJson = {liveJson}, Status = 'Running', Error = NULL, EndedUtcMs = NULL
             WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
             """, ct);
         return await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).FirstAsync(ct);
@@ -142,7 +142,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var notesJson = notes is null || notes.IsEmpty ? null : Json.Serialize(notes);
         await db.Database.ExecuteSqlInterpolatedAsync(
             $"""
-            UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, HeartbeatUtcMs = {Now}, CompletedRequests = {completed},
+            UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, LiveJson = NULL,
                 EnvironmentJson = {environmentJson}, CachingEvidenceJson = {evidenceJson}, NotesJson = {notesJson}, Error = {error}
             WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
             """, ct);
@@ -158,6 +158,6 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var statusName = status.ToString();
         await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, CompletedRequests = {completed}, Error = {error} WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))", ct);
+            $"UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, CompletedRequests = {completed}, Error = {error}, LiveJson = NULL WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))", ct);
     }
 }

@@ -66,7 +66,7 @@ public sealed record RunDto(
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
-    OpenLoadDto? Load = null)
+    OpenLoadDto? Load = null, LiveDto? Live = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -79,6 +79,7 @@ public sealed record RunDto(
     {
         var series = report.Series;
         var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
+        if (!report.Run.Status.IsFinal()) return From(report.Run, shownParameters); // figures come when it ends; until then, live
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
             compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
             with { Load = OpenLoadDto.From(report.Digest.Load) };
@@ -95,9 +96,32 @@ public sealed record RunDto(
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),
         run.NotesJson is null ? null : Json.Deserialize<RunNotes>(run.NotesJson),
         stats is null ? null : StatsDto.From(stats),
-        series);
+        series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson));
 
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
+}
+
+public sealed record LiveSecondDto(int Second, int Count, int Errors, double? P50Ms, double? P95Ms, double? P99Ms);
+
+/// <summary>
+/// A run under way, from its runner's in-memory figures (approximate percentiles, within ~3 %): elapsed time,
+/// measured operations and errors, the latest seconds (<c>seconds</c>: by completion, at most 120) and every
+/// k-th sample for a live chart (<c>points</c>: index, latency ms, error). Null before the first heartbeat.
+/// </summary>
+public sealed record LiveDto(
+    double ElapsedSeconds, int Measured, int Warmup, int Errors, IReadOnlyDictionary<string, int> ErrorsByKind,
+    double? P50Ms, double? P95Ms, double? P99Ms, double? MaxMs, IReadOnlyList<LiveSecondDto> Seconds, IReadOnlyList<double[]> Points)
+{
+    public static LiveDto? From(string? liveJson)
+    {
+        if (liveJson is null) return null;
+        var l = Json.Deserialize<LiveSnapshot>(liveJson);
+        return new LiveDto(l.ElapsedNs / 1e9, l.Measured, l.Warmup, l.Errors,
+            l.ErrorsByKind.ToDictionary(e => JsonNamingPolicy.CamelCase.ConvertName(e.Key.ToString()), e => e.Value),
+            l.P50Ns / 1e6, l.P95Ns / 1e6, l.P99Ns / 1e6, l.MaxNs / 1e6,
+            l.Seconds.Select(s => new LiveSecondDto(s.Second, s.Count, s.Errors, s.P50Ns / 1e6, s.P95Ns / 1e6, s.P99Ns / 1e6)).ToList(),
+            l.Points.Select(p => new[] { p.Index, p.LatencyNs / 1e6, p.Error ? 1 : 0 }).ToList());
+    }
 }
 
 /// <summary>One sample; in an open-model run offsetMs is its intended start, latencyMs is corrected and lagMs is how late it started.</summary>

@@ -28,6 +28,10 @@ public static class RunsApi
         group.MapPost("/{id:long}/cancel", CancelAsync);
         group.MapGet("/{id:long}/samples", SamplesAsync);
         group.MapGet("/{id:long}/analysis", AnalysisAsync);
+        // Polled every second by each viewer of a running run: one answer a second serves them all.
+        // An administrator sees parameters in full and others do not, so each kind of reader has its own copy.
+        group.MapGet("/{id:long}/live", LiveAsync).CacheOutput(policy => policy.Expire(TimeSpan.FromSeconds(1))
+            .VaryByValue(context => new("reader", AdminGate.IsIdentifiedAdmin(context) ? "administrator" : "other")));
         return group;
     }
 
@@ -86,6 +90,13 @@ public static class RunsApi
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
         return TypedResults.Ok(RunDto.From(report, shown, await history.PointAsync(report.Run, ct, report.Statistics), report.Digest.Figures));
     }
+
+    /// <summary>
+    /// A run's progress for a live view: its status and, while it runs, its runner's live figures (<c>live</c>);
+    /// cheap (one row, never the samples) and cached for a second.
+    /// </summary>
+    static async Task<Results<Ok<RunDto>, NotFound>> LiveAsync(long id, RunQueries queries, ParameterDisplay display, HttpContext context, CancellationToken ct) =>
+        await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, Shown(context, display))) : TypedResults.NotFound();
 
     static async Task<Results<Accepted, NotFound, Conflict<string>>> CancelAsync(long id, RunQueue queue, CancellationToken ct) =>
         await queue.CancelAsync(id, ct) switch

@@ -96,6 +96,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(32)
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("LiveJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<int?>("MeasuredSamples")
                         .HasColumnType("INTEGER");
 

@@ -1,0 +1,92 @@
+using System.Diagnostics;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+
+namespace BenchDashboard.Runner.Execution;
+
+/// <summary>
+/// The live figures of one run, kept as its samples are recorded: counts, errors by kind, a latency histogram
+/// of the whole run and one of the current second, and every k-th sample for the live chart. A snapshot is
+/// taken with each heartbeat and stored with the run (<see cref="LiveSnapshot"/>), so a viewer reads one row
+/// instead of the samples. Adding a sample takes a lock for a few increments; it never allocates.
+/// </summary>
+public sealed class LiveRunStats
+{
+    const int MaxPoints = 2000;
+
+    readonly Lock gate = new();
+    readonly LiveHistogram all = new(), second = new();
+    readonly Dictionary<ErrorKind, int> errorsByKind = [];
+    readonly List<LiveSecond> seconds = [];
+    readonly List<LivePoint> points = new(MaxPoints);
+    long start;
+    int currentSecond, secondCount, secondErrors, measured, warmup, errors, stride = 1;
+
+    /// <summary>Counts a recorded sample: its second is the one in which it completed.</summary>
+    public void Add(Sample sample)
+    {
+        var now = Stopwatch.GetTimestamp();
+        lock (gate)
+        {
+            if (start == 0) start = now;
+            if (sample.Index % stride == 0)
+            {
+                if (points.Count == MaxPoints)
+                {
+                    // Keep every other point and take every 2k-th sample from now on: the chart spans the whole run.
+                    for (var i = 0; i < points.Count / 2; i++) points[i] = points[i * 2];
+                    points.RemoveRange(points.Count / 2, points.Count - points.Count / 2);
+                    stride *= 2;
+                }
+                if (sample.Index % stride == 0) points.Add(new LivePoint(sample.Index, sample.LatencyNs, sample.Error != ErrorKind.None));
+            }
+            if (sample.IsWarmup)
+            {
+                warmup++;
+                return;
+            }
+            var s = (int)((now - start) / Stopwatch.Frequency);
+            if (s != currentSecond) CloseSecond(s);
+            measured++;
+            secondCount++;
+            if (sample.Error != ErrorKind.None)
+            {
+                errors++;
+                secondErrors++;
+                errorsByKind[sample.Error] = errorsByKind.GetValueOrDefault(sample.Error) + 1;
+            }
+            if (!sample.Error.IsTransportError())
+            {
+                all.Add(sample.LatencyNs);
+                second.Add(sample.LatencyNs);
+            }
+        }
+    }
+
+    void CloseSecond(int next)
+    {
+        if (secondCount > 0) seconds.Add(new LiveSecond(currentSecond, secondCount, secondErrors, second.ValueAt(500), second.ValueAt(950), second.ValueAt(990)));
+        // Seconds in which nothing completed are rows of zeros: a stalled target shows as a gap, not as nothing.
+        for (var quiet = currentSecond + 1; quiet < next; quiet++) seconds.Add(new LiveSecond(quiet, 0, 0, null, null, null));
+        if (seconds.Count > LiveSnapshot.MaxSeconds) seconds.RemoveRange(0, seconds.Count - LiveSnapshot.MaxSeconds);
+        second.Clear();
+        secondCount = secondErrors = 0;
+        currentSecond = next;
+    }
+
+    public LiveSnapshot Snapshot()
+    {
+        var now = Stopwatch.GetTimestamp();
+        lock (gate)
+        {
+            if (start != 0)
+            {
+                var s = (int)((now - start) / Stopwatch.Frequency);
+                if (s != currentSecond) CloseSecond(s); // a stall: seconds pass with nothing completed
+            }
+            return new LiveSnapshot(
+                start == 0 ? 0 : Ticks.ToNanoseconds(now - start), measured, warmup, errors, new Dictionary<ErrorKind, int>(errorsByKind),
+                all.ValueAt(500), all.ValueAt(950), all.ValueAt(990), all.Count == 0 ? null : all.MaxNs, seconds.ToList(), points.ToList());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Execution;
+
+namespace BenchDashboard.Runner.Tests.Execution;
+
+public sealed class LiveRunStatsTests
+{
+    static Sample Sample(int index, long latencyNs, ErrorKind error = ErrorKind.None, bool warmup = false) =>
+        new() { Index = index, LatencyNs = latencyNs, Error = error, IsWarmup = warmup };
+
+    [Fact]
+    public async Task SecondsCloseAsTimePassesAndAQuietSecondIsARowOfZeros()
+    {
+        var live = new LiveRunStats();
+        live.Add(Sample(0, 5_000_000, warmup: true));
+        for (var i = 1; i <= 100; i++) live.Add(Sample(i, i * 1_000_000L, i % 10 == 0 ? ErrorKind.HttpStatus : ErrorKind.None));
+        live.Add(Sample(101, 0, ErrorKind.ConnectionRefused));
+        await Task.Delay(2_100); // second 0 closes, second 1 passes with nothing completed
+
+        var snapshot = live.Snapshot();
+
+        Assert.Equal((101, 1, 11), (snapshot.Measured, snapshot.Warmup, snapshot.Errors));
+        Assert.Equal(new Dictionary<ErrorKind, int> { [ErrorKind.HttpStatus] = 10, [ErrorKind.ConnectionRefused] = 1 }, snapshot.ErrorsByKind);
+        Assert.True(snapshot.Seconds.Count >= 2, $"{snapshot.Seconds.Count} seconds");
+        var first = snapshot.Seconds[0];
+        Assert.Equal((0, 101, 11), (first.Second, first.Count, first.Errors));
+        // Refused has no latency: the 100 answered ones are ranked (50 ms median, within the live histogram's 1/32).
+        Assert.InRange(first.P50Ns!.Value, 50_000_000, 50_000_000 + 50_000_000 / 32);
+        Assert.Equal(new LiveSecond(1, 0, 0, null, null, null), snapshot.Seconds[1]);
+        Assert.Equal(100_000_000, snapshot.MaxNs);
+        Assert.True(snapshot.ElapsedNs >= 2_000_000_000);
+    }
+
+    [Fact]
+    public void TheChartKeepsAtMostTwoThousandPointsSpreadOverTheWholeRun()
+    {
+        var live = new LiveRunStats();
+        for (var i = 0; i < 100_000; i++) live.Add(Sample(i, 1_000));
+
+        var points = live.Snapshot().Points;
+
+        Assert.InRange(points.Count, 1_000, 2_000);
+        Assert.Equal(0, points[0].Index);
+        Assert.True(points[^1].Index > 95_000, $"the last point is #{points[^1].Index}");
+        var strides = points.Zip(points.Skip(1), (a, b) => b.Index - a.Index).Distinct().ToList();
+        Assert.Single(strides); // evenly spaced
+    }
+}

@@ -1,0 +1,59 @@
+using System.Net.Http.Json;
+using System.Text.Json;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Web.Tests.Api;
+
+/// <summary>A run under way is watched through its runner's live figures, never its samples, and the answer is shared for a second.</summary>
+public sealed class LiveApiTests
+{
+    [Fact]
+    public async Task ARunUnderWayShowsLiveFiguresThatMoveAndItsExactOnesWhenItEnds()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=2").ToString(), durationSeconds = 4, concurrency = 2 });
+
+        var seen = new List<int>();
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        JsonElement run;
+        while (true)
+        {
+            run = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/live");
+            if (run.GetProperty("status").GetString() is not ("queued" or "running")) break;
+            if (run.GetProperty("live") is { ValueKind: JsonValueKind.Object } live)
+            {
+                Assert.Equal(JsonValueKind.Null, run.GetProperty("stats").ValueKind); // no figures from samples while it runs
+                var measured = live.GetProperty("measured").GetInt32();
+                if (seen.Count == 0 || measured != seen[^1]) seen.Add(measured);
+                if (measured > 0) Assert.InRange(live.GetProperty("p50Ms").GetDouble(), 2, 2 * 1.04 + 1);
+            }
+            Assert.True(DateTime.UtcNow < deadline, "the run did not end");
+            await Task.Delay(300);
+        }
+
+        Assert.True(seen.Count(m => m > 0) >= 2, $"live figures seen: {string.Join(", ", seen)}");
+        Assert.Equal(seen, seen.Order()); // they only grow
+        Assert.Equal("completed", run.GetProperty("status").GetString());
+        Assert.Equal(JsonValueKind.Null, run.GetProperty("live").ValueKind);
+        var final = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}");
+        Assert.True(final.GetProperty("stats").GetProperty("count").GetInt32() >= seen.Max());
+    }
+
+    [Fact]
+    public async Task TheSharedAnswerNeverShowsAnAdministratorsViewToOthers()
+    {
+        const string key = "live-key";
+        await using var app = new DashboardFactory(new() { ["Auth:Required"] = "always", ["Auth:ApiKey"] = key, ["Runner:Embedded"] = "false" });
+        var admin = app.CreateClient();
+        admin.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var id = await DashboardFactory.CreateRunAsync(admin, new { kind = "http", url = "http://127.0.0.1:1/?token=live-secret", requests = 1 });
+        var anonymous = app.CreateClient();
+
+        // Both within one second, in both orders: each reader gets its own cached copy.
+        Assert.Contains("live-secret", await admin.GetStringAsync($"/api/runs/{id}/live"));
+        Assert.DoesNotContain("live-secret", await anonymous.GetStringAsync($"/api/runs/{id}/live"));
+        Assert.Contains("live-secret", await admin.GetStringAsync($"/api/runs/{id}/live"));
+    }
+}
