@@ -39,7 +39,8 @@ public static class WebServices
             .AddCheck<Health.DatabaseHealthCheck>("database")
             .AddCheck<Health.RunnerHealthCheck>("runner");
         services.AddOpenApi();
-        services.AddOutputCache();
+        // What a page or poll of a run shows changes at most once a second (a heartbeat): fifty viewers cost one answer.
+        services.AddOutputCache(cache => cache.AddPolicy(ViewerCache.Policy, ViewerCache.Build));
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();
         return services;

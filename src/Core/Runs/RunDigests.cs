@@ -29,7 +29,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         try
         {
             if (await LoadAsync(run.Id, basis, ct) is { } builtMeanwhile) return builtMeanwhile;
-            var built = await BuildAsync(run, store: true, ct);
+            var built = await BuildCoreAsync(run, store: true, ct);
             return built.GetValueOrDefault(basis) ?? built[LatencyBasis.Corrected];
         }
         finally
@@ -40,6 +40,19 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
 
     /// <summary>Builds the run's digests from its samples (one per basis) and, with <paramref name="store"/>, replaces the stored ones.</summary>
     public async Task<IReadOnlyDictionary<LatencyBasis, RunDigest>> BuildAsync(Run run, bool store, CancellationToken ct)
+    {
+        await Building.WaitAsync(ct); // a viewer arriving meanwhile waits for this build instead of making its own
+        try
+        {
+            return await BuildCoreAsync(run, store, ct);
+        }
+        finally
+        {
+            Building.Release();
+        }
+    }
+
+    async Task<IReadOnlyDictionary<LatencyBasis, RunDigest>> BuildCoreAsync(Run run, bool store, CancellationToken ct)
     {
         var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
         LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];

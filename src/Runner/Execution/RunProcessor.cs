@@ -203,7 +203,10 @@ public sealed class RunProcessor(
         {
             await using var scope = scopes.CreateAsyncScope();
             if (await scope.ServiceProvider.GetRequiredService<RunQueries>().FindAsync(runId, CancellationToken.None) is not { } finished || !finished.Status.IsFinal()) return;
+            var started = System.Diagnostics.Stopwatch.GetTimestamp();
             var digests = await scope.ServiceProvider.GetRequiredService<RunDigests>().BuildAsync(finished, store: true, CancellationToken.None);
+            logger.LogInformation("Run {RunId}: digest of {Count} samples built in {Ms:N0} ms", runId, digests[Core.Statistics.LatencyBasis.Corrected].Chart.TotalSamples,
+                System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             await scope.ServiceProvider.GetRequiredService<RunHistory>().StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None);
         }
         catch (Exception ex)

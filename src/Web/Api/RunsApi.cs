@@ -23,15 +23,13 @@ public static class RunsApi
         // The body is read by ApiJson (strict, with field errors), not bound: the OpenAPI document learns its shape here.
         group.MapPost("/", CreateAsync).Accepts<JsonObject>("application/json")
             .Produces<RunDto>(StatusCodes.Status201Created).ProducesValidationProblem();
-        group.MapGet("/", ListAsync);
-        group.MapGet("/{id:long}", GetAsync);
+        group.MapGet("/", ListAsync).CacheOutput(ViewerCache.Policy);
+        group.MapGet("/{id:long}", GetAsync).CacheOutput(ViewerCache.Policy);
         group.MapPost("/{id:long}/cancel", CancelAsync);
         group.MapGet("/{id:long}/samples", SamplesAsync);
         group.MapGet("/{id:long}/analysis", AnalysisAsync);
         // Polled every second by each viewer of a running run: one answer a second serves them all.
-        // An administrator sees parameters in full and others do not, so each kind of reader has its own copy.
-        group.MapGet("/{id:long}/live", LiveAsync).CacheOutput(policy => policy.Expire(TimeSpan.FromSeconds(1))
-            .VaryByValue(context => new("reader", AdminGate.IsIdentifiedAdmin(context) ? "administrator" : "other")));
+        group.MapGet("/{id:long}/live", LiveAsync).CacheOutput(ViewerCache.Policy);
         return group;
     }
 

@@ -5,7 +5,8 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages;
 
-/// <summary>The runs list, newest first, filterable by benchmark and status.</summary>
+/// <summary>The runs list, newest first, filterable by benchmark and status; one answer a second for all viewers.</summary>
+[Microsoft.AspNetCore.OutputCaching.OutputCache(PolicyName = ViewerCache.Policy)]
 public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHistory history) : PageModel
 {
     [BindProperty(SupportsGet = true)] public int? BenchmarkId { get; set; }
