@@ -6,6 +6,8 @@
 #   B. A 30 s HTTP run at concurrency 8 against nginx (4 KB), unobserved, then observed by 50 viewers: 50
 #      connections polling the run page, the runs list, the run API and the live API once a second each, and
 #      then the same 50 asking as fast as they can (wrk). Requests/s and max latency of the run each time.
+# The dashboard as users start it (its runner a child process at normal priority, the dashboard at nice 10);
+# EXTRA_ENV="Runner__Process=InProcess" for the runner inside the dashboard's process, SKIP_A=1 for B alone.
 # Not part of the test suite.   usage: bash bench/pages.sh [seconds for B]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +18,6 @@ command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 source bench/lib.sh
 start_nginx $nginx_port
 start_dashboard $web_port RunLimits__MaxRequests=1000000 Logging__LogLevel__BenchDashboard=Information ${EXTRA_ENV:-}
-if [ "${SEPARATE_RUNNER:-}" = 1 ]; then # the runner in its own process beside a dashboard started with Runner__Embedded=false
-  dotnet build src/Runner -c Release -nologo -v quiet >/dev/null
-  env DOTNET_ENVIRONMENT=Development Database__Path="$work/bench.db" RunLimits__MaxRequests=1000000 Targets__AllowLoopback=true \
-    dotnet src/Runner/bin/Release/net10.0/BenchDashboard.Runner.dll >"$work/runner.log" 2>&1 & pids+=($!)
-  [ -n "${WEB_NICE:-}" ] && renice -n "$WEB_NICE" -p "$dashboard_pid" >/dev/null && for t in /proc/$dashboard_pid/task/*; do renice -n "$WEB_NICE" -p "$(basename "$t")" >/dev/null; done
-fi
 
 rss() { awk '/VmRSS/ {print int($2/1024)}' /proc/$dashboard_pid/status; }
 hwm() { awk '/VmHWM/ {print int($2/1024)}' /proc/$dashboard_pid/status; }

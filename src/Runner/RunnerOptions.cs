@@ -7,8 +7,15 @@ public sealed class RunnerOptions
 {
     public const string Section = "Runner";
 
-    /// <summary>Web only: host the runner inside the dashboard process (the default).</summary>
-    public bool Embedded { get; set; } = true;
+    /// <summary>
+    /// Web only: where the dashboard's runner lives. <c>child</c> (the default): a process of its own that the
+    /// dashboard starts, restarts and stops (<see cref="Hosting.ChildRunner"/>); <c>inProcess</c>: inside the
+    /// dashboard (tests); <c>none</c>: no runner here (run src/Runner yourself, or several on one database).
+    /// </summary>
+    public RunnerProcess Process { get; set; } = RunnerProcess.Child;
+
+    /// <summary>With a child runner, the nice value the dashboard lowers itself to (0: leave it): its pages yield the CPU to measurements.</summary>
+    [Range(0, 19)] public int DashboardNice { get; set; } = 10;
 
     /// <summary>
     /// Runs measured at the same time, by all runners on the database unless <see cref="ParallelLimit"/> says
@@ -57,4 +64,16 @@ public enum ParallelLimit
 
     /// <summary>Only this runner's runs count: runners on separate machines measuring separate targets.</summary>
     Runner,
+}
+
+public enum RunnerProcess
+{
+    /// <summary>A child process of the dashboard: started, restarted and stopped with it.</summary>
+    Child,
+
+    /// <summary>Inside the dashboard's process, sharing its thread pool (tests, debugging).</summary>
+    InProcess,
+
+    /// <summary>No runner in or under this dashboard.</summary>
+    None,
 }

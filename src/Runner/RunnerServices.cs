@@ -7,6 +7,29 @@ namespace BenchDashboard.Runner;
 
 public static class RunnerServices
 {
+    /// <summary>
+    /// A dashboard's runner, where <see cref="RunnerOptions.Process"/> says: a child process (its pulse is
+    /// mirrored here for the health check), this process, or none.
+    /// </summary>
+    public static IServiceCollection AddRunnerFor(this IServiceCollection services, Microsoft.Extensions.Configuration.IConfiguration configuration)
+    {
+        var section = configuration.GetSection(RunnerOptions.Section);
+        var where = section.GetValue<bool?>("Embedded") == false ? RunnerProcess.None : section.GetValue("Process", RunnerProcess.Child);
+        switch (where)
+        {
+            case RunnerProcess.InProcess:
+                return services.AddBenchRunner();
+            case RunnerProcess.Child:
+                services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+                services.AddSingleton<RunnerPulse>();
+                services.AddSingleton<Hosting.ChildRunner>();
+                services.AddHostedService(sp => sp.GetRequiredService<Hosting.ChildRunner>());
+                return services;
+            default:
+                return services;
+        }
+    }
+
     /// <summary>The runner and its executors; the host adds <see cref="CoreServices.AddBenchCore"/> too.</summary>
     public static IServiceCollection AddBenchRunner(this IServiceCollection services)
     {

@@ -1,11 +1,19 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Runner;
+using BenchDashboard.Runner.Hosting;
 using BenchDashboard.Web;
 using BenchDashboard.Web.Api;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
 using Microsoft.Extensions.Configuration.Memory;
+
+// Started by the dashboard as its runner child: the same program, the runner's host instead of the web's.
+if (args.Contains(RunnerHost.ChildArgument))
+{
+    await RunnerHost.RunAsync(args.Where(a => a != RunnerHost.ChildArgument).ToArray(), asChild: true);
+    return;
+}
 
 // A published app started from another folder would look for appsettings.json and wwwroot there.
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = ContentRoot.Find(args) });
@@ -19,8 +27,8 @@ if (string.IsNullOrEmpty(builder.Configuration["urls"]) && int.TryParse(builder.
 
 // Storage, validation limits and queries shared with the standalone runner.
 builder.Services.AddBenchCore();
-// The runner lives in this process unless Runner:Embedded is false (then run src/Runner beside it).
-if (builder.Configuration.GetValue("Runner:Embedded", true)) builder.Services.AddBenchRunner();
+// The runner: a child process of this one by default (Runner:Process; README "Where the runner runs").
+builder.Services.AddRunnerFor(builder.Configuration);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();
 

@@ -26,6 +26,7 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.UseSetting("Database:Path", DatabasePath);
         builder.UseSetting("Demo:Seed", "false");
+        builder.UseSetting("Runner:Process", "InProcess"); // the tests watch the runner in this process (its logs, its services)
         builder.UseSetting("Runner:PollIntervalMs", "50");
         builder.UseSetting("Runner:HeartbeatIntervalMs", "100");
         builder.UseSetting("RunLimits:MaxRequests", "5000");

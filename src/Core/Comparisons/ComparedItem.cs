@@ -8,7 +8,7 @@ namespace BenchDashboard.Core.Comparisons;
 /// phase). Its figures come from the run's digest; <see cref="SortedLatencies"/> are its answered latencies,
 /// sorted, for the verdicts to resample, and <see cref="Shape"/> its chart data.
 /// </summary>
-public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, RunStatistics Statistics, long[] SortedLatencies, LatencyShape Shape)
+public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, RunStatistics Statistics, IReadOnlyList<long> SortedLatencies, LatencyShape Shape)
 {
     public static bool TryParseKey(string key, out long runId, out string? series)
     {

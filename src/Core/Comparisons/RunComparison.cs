@@ -50,7 +50,7 @@ public sealed record RunComparison(
             .Where(i => i.Uptime < YoungProcessMs).Select(i => $"{i.Label} ({i.Uptime / 1000.0:N1} s)").Distinct().ToList();
         if (young.Count > 0)
             warnings.Add($"Started soon after its runner process did: {string.Join(", ", young)}. .NET compiles hot code again, faster, during a process's first seconds, so such a run measures the client (and an in-process target) slower than a warm process would. Use warm-up requests or compare runs of a warm process.");
-        if (items.Any(i => i.SortedLatencies.Length < 30))
+        if (items.Any(i => i.SortedLatencies.Count < 30))
             warnings.Add("An item has fewer than 30 answered requests: its verdict rests on very little.");
         return warnings;
     }

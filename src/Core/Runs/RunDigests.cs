@@ -62,7 +62,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         {
             var (digest, sorted) = RunDigest.Build(basis.Apply(samples), basis, (series, seen) => kinds.Figures(run, series, seen));
             digests[basis] = digest;
-            rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = LatencyCodec.EncodeSorted(s.Value) }));
+            rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }
         if (!store) return digests;
 
@@ -79,9 +79,10 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
 
     /// <summary>
     /// An item's sorted answered latencies for a comparison: the whole run (<see cref="RunDigest.WholeRun"/>) or a
-    /// series. Builds the digest first if the run has none yet.
+    /// series, read at any rank without decoding the rest (<see cref="SortedLatencies"/>; one reader at a time).
+    /// Builds the digest first if the run has none yet.
     /// </summary>
-    public async Task<long[]> SortedLatenciesAsync(Run run, LatencyBasis basis, string series, CancellationToken ct)
+    public async Task<IReadOnlyList<long>> SortedLatenciesAsync(Run run, LatencyBasis basis, string series, CancellationToken ct)
     {
         if (!run.Status.IsFinal())
         {
@@ -92,7 +93,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         if (!await db.Latencies.AnyAsync(l => l.RunId == run.Id, ct)) await GetAsync(run, basis, ct); // builds and stores them
         var rows = await db.Latencies.AsNoTracking().Where(l => l.RunId == run.Id && l.Series == series).ToListAsync(ct);
         var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
-        return row is null ? [] : LatencyCodec.DecodeSorted(row.Data, row.Count);
+        return row is null ? [] : new SortedLatencies(row.Data);
     }
 
     async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct)

@@ -15,7 +15,7 @@ public sealed class StoredDigest
 }
 
 /// <summary>
-/// One item's sorted answered latencies (<see cref="LatencyCodec"/>): the whole run (<see cref="RunDigest.WholeRun"/>)
+/// One item's sorted answered latencies (<see cref="SortedLatencies"/>): the whole run (<see cref="RunDigest.WholeRun"/>)
 /// or one series, for comparisons to resample without reading the samples.
 /// </summary>
 public sealed class StoredLatencies

@@ -19,14 +19,14 @@ public sealed record LogHistogram(IReadOnlyList<long> EdgesNs, IReadOnlyList<int
     /// <summary>Finest and coarsest steps, in bins per factor of ten.</summary>
     const int MaxPerDecade = 100, MinPerDecade = 10;
 
-    /// <param name="sets">Values of each set (sorted or not).</param>
-    public static LogHistogram Build(IReadOnlyList<long[]> sets)
+    /// <param name="sets">Each set's values, sorted ascending: the bins are counted by the ranks of their edges
+    /// (a binary search each), so the cost does not grow with the sets' sizes.</param>
+    public static LogHistogram Build(IReadOnlyList<IReadOnlyList<long>> sets)
     {
-        var sorted = sets.Select(s => IsSorted(s) ? s : s.Order().ToArray()).ToList();
-        var nonEmpty = sorted.Where(s => s.Length > 0).ToList();
+        var nonEmpty = sets.Where(s => s.Count > 0).ToList();
         if (nonEmpty.Count == 0) return new LogHistogram([], sets.Select(_ => Array.Empty<int>()).ToList());
         var min = Math.Max(1, nonEmpty.Min(s => s[0]));
-        var max = Math.Max(min, nonEmpty.Max(s => s[^1]));
+        var max = Math.Max(min, nonEmpty.Max(s => s[s.Count - 1]));
 
         // The step is chosen for the body (p1 to p99), so a narrow distribution gets bars enough to show its
         // shape, then the bins go on at that step out to the slowest outlier, within MaxBins.
@@ -48,30 +48,18 @@ public sealed record LogHistogram(IReadOnlyList<long> EdgesNs, IReadOnlyList<int
         }
         if (edges[0] > min) edges.Insert(0, min);
 
-        var counts = sorted.Select(set =>
+        var counts = sets.Select(set =>
         {
-            var c = new int[edges.Count - 1];
-            foreach (var value in set) c[BinOf(edges, Math.Max(1, value))]++;
-            return c;
+            // Bin i holds the values from edge i up to edge i + 1 (values below 1 ns count as 1 ns); the last bin
+            // also holds its upper edge.
+            var below = edges.Select((edge, i) => i == 0 ? 0 : i == edges.Count - 1 ? set.Count : SortedLatencies.CountBelow(set, edge)).ToArray();
+            return Enumerable.Range(0, edges.Count - 1).Select(i => below[i + 1] - below[i]).ToArray();
         }).ToList();
         return new LogHistogram(edges, counts);
     }
 
-    static bool IsSorted(long[] values)
-    {
-        for (var i = 1; i < values.Length; i++) if (values[i] < values[i - 1]) return false;
-        return true;
-    }
+    public static LogHistogram Build(long[] sortedValues) => Build([sortedValues]);
 
-    public static LogHistogram Build(long[] values) => Build([values]);
-
-    /// <summary>The bin whose [lower, upper) range holds the value (binary search over the edges).</summary>
-    static int BinOf(List<long> edges, long value)
-    {
-        var i = edges.BinarySearch(value);
-        var bin = i >= 0 ? i : ~i - 1;
-        return Math.Clamp(bin, 0, edges.Count - 2);
-    }
 }
 
 /// <summary>A point of a latency distribution: the share of requests (0..1] that took at most <see cref="LatencyNs"/>.</summary>

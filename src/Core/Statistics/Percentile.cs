@@ -11,6 +11,20 @@ namespace BenchDashboard.Core.Statistics;
 public static class Percentile
 {
     /// <summary>Nearest-rank percentile of ascending-sorted values; <paramref name="permille"/> in 1..1000.</summary>
+    public static long NearestRank(IReadOnlyList<long> sortedAscending, int permille)
+    {
+        if (sortedAscending.Count == 0) throw new ArgumentException("No values.", nameof(sortedAscending));
+        return sortedAscending[Rank(sortedAscending.Count, permille) - 1];
+    }
+
+    /// <summary>The 1-based nearest rank of a percentile among <paramref name="n"/> values: ⌈permille · n / 1000⌉, at least 1.</summary>
+    public static int Rank(int n, int permille)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(permille, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(permille, 1000);
+        return (int)((permille * (long)n + 999) / 1000);
+    }
+
     public static long NearestRank(ReadOnlySpan<long> sortedAscending, int permille)
     {
         if (sortedAscending.IsEmpty) throw new ArgumentException("No values.", nameof(sortedAscending));

@@ -62,7 +62,7 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 /// ends and stored (<see cref="Runs.RunDigests"/>), so that no view reads the samples again and a view of a run
 /// of a million samples costs what a view of ten thousand does. Figures are exact, as computed from the samples:
 /// nearest-rank ladders, windows for every offered length, the warm-up and episodes, downsampled charts. The
-/// sorted latencies that comparisons resample are stored beside it, compactly (<see cref="LatencyCodec"/>).
+/// sorted latencies that comparisons resample are stored beside it, compactly (<see cref="SortedLatencies"/>).
 /// An open-model run has a digest per <see cref="LatencyBasis"/>.
 /// </summary>
 public sealed record RunDigest(
@@ -98,7 +98,7 @@ public sealed record RunDigest(
             CurrentVersion, basis, RunStatistics.From(samples), series, OpenLoadReport.From(samples), analyses,
             SampleIndexChart.From(samples),
             ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
-            LogHistogram.Build(histogramKeys.Select(k => sorted[k]).ToList()),
+            LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
             kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options));
         return (digest, sorted);
     }

@@ -24,4 +24,11 @@ public sealed class RunnerPulse(TimeProvider time)
     }
 
     public void Fail(string reason) => Volatile.Write(ref failure, new RunnerFailure(reason, Failure?.Since ?? time.GetUtcNow()));
+
+    /// <summary>Takes on what a runner in another process reported of itself (<see cref="Hosting.ChildRunner"/>).</summary>
+    public void Mirror(DateTimeOffset? lastBeat, RunnerFailure? reported)
+    {
+        Interlocked.Exchange(ref lastBeatTicks, lastBeat?.UtcTicks ?? 0);
+        Volatile.Write(ref failure, reported);
+    }
 }

@@ -22,13 +22,15 @@ public sealed class DatabaseHealthCheck(IServiceScopeFactory scopes) : IHealthCh
     }
 }
 
-/// <summary>The embedded runner's loop has completed a pass recently (it passes at least every poll interval).</summary>
+/// <summary>The dashboard's runner (its child process, or in this process) has completed a pass recently (it passes at least every poll interval).</summary>
 public sealed class RunnerHealthCheck(IServiceProvider services, IOptions<RunnerOptions> options, TimeProvider time) : IHealthCheck
 {
     public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken ct = default)
     {
         if (services.GetService<RunnerPulse>() is not { } pulse)
-            return Task.FromResult(HealthCheckResult.Healthy("The runner is not embedded (Runner:Embedded=false): check its own process."));
+            return Task.FromResult(HealthCheckResult.Healthy("No runner in or under this dashboard (Runner:Process=none): check its own process."));
+        if (services.GetService<Runner.Hosting.ChildRunner>()?.NotRunning is { } notRunning)
+            return Task.FromResult(HealthCheckResult.Unhealthy($"The runner process is not running: {notRunning}."));
         if (pulse.Failure is { } failure)
             return Task.FromResult(HealthCheckResult.Unhealthy($"The runner's passes have failed for {(time.GetUtcNow() - failure.Since).TotalSeconds:N0} s: {failure.Reason}. Queued runs wait until it passes again."));
         var limit = TimeSpan.FromMilliseconds(Math.Max(3 * options.Value.PollIntervalMs, 10_000));

@@ -33,14 +33,14 @@ public class HistogramTests
     [Fact]
     public void SetsShareEdgesAndKeepTheirOwnCounts()
     {
-        var histogram = LogHistogram.Build([[1_000, 2_000, 3_000], [50_000]]);
+        var histogram = LogHistogram.Build([new long[] { 1_000, 2_000, 3_000 }, new long[] { 50_000 }]);
         Assert.Equal(3, histogram.Counts[0].Sum());
         Assert.Equal(1, histogram.Counts[1].Sum());
         Assert.Equal(histogram.EdgesNs.Count - 1, histogram.Counts[1].Length);
     }
 
     [Fact]
-    public void IdenticalValuesFitOneBin() => Assert.Equal(3, LogHistogram.Build([5L, 5, 5]).Counts[0].Single(c => c > 0));
+    public void IdenticalValuesFitOneBin() => Assert.Equal(3, LogHistogram.Build(new long[] { 5, 5, 5 }).Counts[0].Single(c => c > 0));
 
     [Fact]
     public void NoValuesMakeNoBins() => Assert.Empty(LogHistogram.Build(Array.Empty<long>()).EdgesNs);

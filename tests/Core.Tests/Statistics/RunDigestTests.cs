@@ -60,17 +60,23 @@ public class RunDigestTests
         var ranked = samples.Where(s => !s.IsWarmup && s.Error == ErrorKind.None).Select(s => s.LatencyNs).Order().ToArray();
         Assert.Equal(ranked, sorted[RunDigest.WholeRun]);
         Assert.Equal(digest.Statistics.Latency!.Count, sorted[RunDigest.WholeRun].Length);
-        var encoded = LatencyCodec.EncodeSorted(ranked);
-        Assert.Equal(ranked, LatencyCodec.DecodeSorted(encoded, ranked.Length));
+        var encoded = SortedLatencies.Encode(ranked);
+        var read = new SortedLatencies(encoded);
+        Assert.Equal(ranked, read); // every rank, in order
+        Assert.Equal(ranked[54_321], read[54_321]); // and any rank on its own
+        Assert.Equal(ranked[^1], read[ranked.Length - 1]);
         Assert.True(encoded.Length < ranked.Length * 3, $"{encoded.Length} bytes for {ranked.Length} values");
         Assert.Equal(sorted["A"].Length + sorted["B"].Length, sorted[RunDigest.WholeRun].Length);
     }
 
     [Fact]
-    public void TheCodecRefusesWhatItCannotKeepExactly()
+    public void TheEncodingRefusesWhatItCannotKeepExactlyAndKeepsTheExtremes()
     {
-        Assert.Throws<ArgumentException>(() => LatencyCodec.EncodeSorted([3, 2]));
-        Assert.Throws<FormatException>(() => LatencyCodec.DecodeSorted(LatencyCodec.EncodeSorted([1, 2, 3]), 2));
-        Assert.Equal([0L, long.MaxValue], LatencyCodec.DecodeSorted(LatencyCodec.EncodeSorted([0, long.MaxValue]), 2));
+        Assert.Throws<ArgumentException>(() => SortedLatencies.Encode([3, 2]));
+        Assert.Equal([0L, 5, long.MaxValue], new SortedLatencies(SortedLatencies.Encode([0, 5, long.MaxValue])));
+        Assert.Empty(new SortedLatencies(SortedLatencies.Encode([])));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new SortedLatencies(SortedLatencies.Encode([1, 2]))[2]);
+        var values = new long[] { 1, 2, 3, 10 };
+        Assert.Equal([0, 0, 1, 3, 4], new long[] { 0, 1, 2, 4, 11 }.Select(v => SortedLatencies.CountBelow(values, v)));
     }
 }

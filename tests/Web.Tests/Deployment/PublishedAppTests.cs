@@ -116,6 +116,45 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
         Assert.DoesNotContain("Request finished", log);
     }
 
+    [Fact]
+    public async Task TheRunnerIsAChildProcessAtNormalPriorityThatLivesAndDiesWithTheDashboard()
+    {
+        using var dir = new TempDirectory();
+        var port = FreePort();
+        await using var app = PublishedApp.Start(published.Folder, published.Folder, new()
+        {
+            ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
+            ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path, ["Runner__PollIntervalMs"] = "100",
+        });
+        using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
+        await app.UntilHealthyAsync(client);
+
+        var child = await app.UntilLoggedAsync(@"Runner started as process (\d+)");
+        Assert.Equal(10, Nice(app.Pid)); // the dashboard yields the CPU to measurements
+        Assert.Equal(0, Nice(child));
+
+        // A runner that dies is started again, and the health check says so meanwhile.
+        Process.GetProcessById(child).Kill();
+        var again = await app.UntilLoggedAsync(@"Runner started as process (\d+)", after: child);
+        Assert.NotEqual(child, again);
+        Assert.Equal(0, Nice(again)); // started from the launcher thread, not from a lowered one
+        await app.UntilHealthyAsync(client);
+
+        // A dashboard that dies takes its runner with it: nothing goes on measuring unwatched.
+        Process.GetProcessById(app.Pid).Kill();
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while (!HasExited(again)) { Assert.True(DateTime.UtcNow < deadline, "the runner outlived its dashboard"); await Task.Delay(100); }
+    }
+
+    /// <summary>A process's nice value (field 19 of /proc/PID/stat).</summary>
+    static int Nice(int pid) => int.Parse(File.ReadAllText($"/proc/{pid}/stat").Split(')')[1].Split(' ', StringSplitOptions.RemoveEmptyEntries)[16]);
+
+    static bool HasExited(int pid)
+    {
+        try { return Process.GetProcessById(pid).HasExited; }
+        catch (ArgumentException) { return true; }
+    }
+
     internal static async Task PublishAsync(string output)
     {
         var root = AppContext.BaseDirectory;
@@ -199,6 +238,23 @@ sealed class PublishedApp : IAsyncDisposable
             await Task.Delay(200);
         }
         lock (log) throw new InvalidOperationException("The published app did not become healthy:\n" + log);
+    }
+
+    public int Pid => process.Id;
+
+    /// <summary>Waits for a log line matching <paramref name="pattern"/> whose first group is a number other than <paramref name="after"/>, and returns that number.</summary>
+    public async Task<int> UntilLoggedAsync(string pattern, int? after = null)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (DateTime.UtcNow < deadline)
+        {
+            string text;
+            lock (log) text = log.ToString();
+            var found = System.Text.RegularExpressions.Regex.Matches(text, pattern).Select(m => int.Parse(m.Groups[1].Value)).Where(n => n != after).ToList();
+            if (found.Count > 0) return found[^1];
+            await Task.Delay(100);
+        }
+        lock (log) throw new TimeoutException($"Nothing logged like '{pattern}':\n{log}");
     }
 
     /// <summary>Kills it and returns everything it logged.</summary>

@@ -1,13 +1,22 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using Microsoft.Extensions.Configuration.Memory;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 
-namespace BenchDashboard.Runner;
+namespace BenchDashboard.Runner.Hosting;
 
-/// <summary>The runner on its own, against the same database as the dashboard (set Runner:Embedded=false there).</summary>
-static class Program
+/// <summary>
+/// The runner as a process of its own: started by hand (<c>dotnet run --project src/Runner</c>), or by the
+/// dashboard as its child (<see cref="ChildRunner"/>), which hands it its configuration and content root, reads
+/// its pulse from standard output and stops it by closing its standard input.
+/// </summary>
+public static class RunnerHost
 {
-    static async Task Main(string[] args)
+    /// <summary>The argument that makes the dashboard's own executable run as its runner child.</summary>
+    public const string ChildArgument = "--runner-child";
+
+    public static async Task RunAsync(string[] args, bool asChild)
     {
         var builder = Host.CreateApplicationBuilder(args);
         // Defaults below every other source (so appsettings, environment and command line still win). Not an
@@ -22,9 +31,11 @@ static class Program
         });
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
+        if (asChild) builder.Services.AddHostedService<ChildPulse>();
 
         var host = builder.Build();
-        await host.Services.MigrateDatabaseAsync();
+        // A child's parent has applied the migrations already: exactly one place applies them.
+        if (!asChild) await host.Services.MigrateDatabaseAsync();
         await host.RunAsync();
     }
 }
