@@ -30,6 +30,11 @@ sealed class HttpConnection : IDisposable
     readonly int id;
     long pendingConnectTicks = -1;
 
+    // A connection sends one request at a time, so one timeout source serves them all: re-armed per request and
+    // reset after it, instead of a new source and timer for each (a source that fired is replaced).
+    CancellationTokenSource? timeout;
+    CancellationToken timeoutFor;
+
     public CachingEvidence Evidence { get; } = new();
 
     public HttpConnection(int id, HttpParameters parameters, TargetPolicy policy)
@@ -98,9 +103,7 @@ sealed class HttpConnection : IDisposable
         sample.OffsetNs = Ticks.ToNanoseconds(origin - runStartTicks);
         if (dueTicks is { } due) sample.LagNs = Ticks.ToNanoseconds(start - due);
         // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
-        timeout.CancelAfter(parameters.Timeout);
-        var ct = timeout.Token;
+        var ct = ArmTimeout(runToken);
         try
         {
             using var response = await invoker.SendAsync(request, ct);
@@ -133,9 +136,34 @@ sealed class HttpConnection : IDisposable
             sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
             sample.Error = TransportErrorClassifier.Classify(ex);
         }
+        finally
+        {
+            DisarmTimeout();
+        }
         var connect = Interlocked.Exchange(ref pendingConnectTicks, -1);
         if (connect >= 0) sample.ConnectNs = Ticks.ToNanoseconds(connect);
         return sample;
+    }
+
+    CancellationToken ArmTimeout(CancellationToken runToken)
+    {
+        if (timeout is null || timeoutFor != runToken)
+        {
+            timeout?.Dispose();
+            timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
+            timeoutFor = runToken;
+        }
+        timeout.CancelAfter(parameters.Timeout);
+        return timeout.Token;
+    }
+
+    void DisarmTimeout()
+    {
+        if (timeout is not null && !timeout.TryReset())
+        {
+            timeout.Dispose(); // it fired (a timeout or the run's end): the next request gets a new one
+            timeout = null;
+        }
     }
 
     void RecordCachingEvidence(HttpResponseMessage response)
@@ -146,5 +174,9 @@ sealed class HttpConnection : IDisposable
             if (response.Content.Headers.NonValidated.TryGetValues(name, out var values)) Evidence.Add(name, values.ToString());
     }
 
-    public void Dispose() => invoker.Dispose();
+    public void Dispose()
+    {
+        timeout?.Dispose();
+        invoker.Dispose();
+    }
 }
