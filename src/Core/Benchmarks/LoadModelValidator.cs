@@ -9,6 +9,15 @@ public static class LoadModelValidator
     /// <summary>Whether the run's length comes from its stages, so that neither requests nor durationSeconds is set.</summary>
     public static bool LastsAsItsStages(ILoadParameters p) => p.Model == LoadModel.Open && p.Stages is { Count: > 0 };
 
+    /// <summary>
+    /// What a reader should know before a run starts that is not an error: a closed run with a duration cannot
+    /// know how many samples it will make, and stops at the sample budget if it gets there first.
+    /// </summary>
+    public static IReadOnlyList<string> Notices(object parameters, RunLimits limits) =>
+        parameters is ILoadParameters { Model: LoadModel.Closed, DurationSeconds: { } seconds }
+            ? [$"This run lasts {seconds:N0} s unless it reaches {limits.MaxSamplesPerRun:N0} samples first (RunLimits:MaxSamplesPerRun): then it stops there, completed, and says so."]
+            : [];
+
     /// <param name="repeats">How many times the profile runs (once per cache phase, say), for the run limits.</param>
     public static void Validate(ILoadParameters p, RunLimits limits, int repeats, Action<string, string> add)
     {
@@ -50,5 +59,7 @@ public static class LoadModelValidator
             add(field, $"That schedule lasts {profile.DurationNs / 1e9 * repeats:N0} s; at most {limits.MaxDurationSeconds:N0} s (RunLimits:MaxDurationSeconds).");
         else if (field != "requests" && profile.Operations * repeats > limits.MaxRequests)
             add(field, $"That schedule has {profile.Operations * repeats:N0} operations; at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
+        else if (profile.Operations * repeats > limits.MaxSamplesPerRun)
+            add(field, $"That schedule has {profile.Operations * repeats:N0} operations; a run stores at most {limits.MaxSamplesPerRun:N0} samples (RunLimits:MaxSamplesPerRun).");
     }
 }

@@ -7,19 +7,21 @@ namespace BenchDashboard.Core.Runs;
 public enum CancelOutcome { NotFound, Cancelled, CancelRequested, AlreadyFinished }
 
 /// <summary>The result of asking for a run: either the queued run or the field errors that stopped it.</summary>
-public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[]> Errors)
+/// <param name="Notices">What the reader should know about the queued run (<see cref="LoadModelValidator.Notices"/>).</param>
+public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[]> Errors, IReadOnlyList<string>? Notices = null)
 {
     public bool IsValid => Run is not null;
 }
 
 /// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
-public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time)
+public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits)
 {
     /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
     public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct)
     {
         var kind = kinds.For(parameters.GetType());
-        return await EnqueueAsync(kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), benchmarkId, ct);
+        var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), benchmarkId, ct);
+        return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
     }
 
     /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits and target policy.</summary>

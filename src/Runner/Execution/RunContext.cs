@@ -5,7 +5,9 @@ namespace BenchDashboard.Runner.Execution;
 /// <summary>What an executor gets for one run: the parameters and a non-blocking place to drop samples.</summary>
 /// <param name="store">Takes a sample without waiting; false when it cannot (the writer's buffer is full).</param>
 /// <param name="onRefused">Called when a sample was refused: the run must stop its load, or it measures into the void.</param>
-public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null)
+/// <param name="budget">The most samples the run may make (<see cref="Core.Benchmarks.RunLimits.MaxSamplesPerRun"/>).</param>
+/// <param name="onBudgetReached">Called once when the budget's last sample is recorded: the run must stop its load.</param>
+public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null)
 {
     int completed, refused;
 
@@ -32,7 +34,7 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     {
         sample.RunId = Run.Id;
         Live.Add(sample);
-        Interlocked.Increment(ref completed);
+        if (Interlocked.Increment(ref completed) == budget) onBudgetReached?.Invoke();
         if (store(sample)) return;
         if (Interlocked.Increment(ref refused) == 1) onRefused?.Invoke();
     }

@@ -17,7 +17,7 @@ namespace BenchDashboard.Runner.Execution;
 /// </summary>
 public sealed class RunProcessor(
     IEnumerable<IBenchmarkExecutor> executors, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
-    IOptions<RunnerOptions> options, ILogger<RunProcessor> logger)
+    IOptions<RunnerOptions> options, IOptions<Core.Benchmarks.RunLimits> limits, ILogger<RunProcessor> logger)
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
 
@@ -70,10 +70,16 @@ public sealed class RunProcessor(
         }
 
         var bufferFull = false;
+        var budgetReached = false;
+        var budget = limits.Value.MaxSamplesPerRun;
         var context = new RunContext(run, writer.TryAdd, () =>
         {
             bufferFull = true;
             StopLoad("the buffer was full");
+        }, budget, () =>
+        {
+            budgetReached = true;
+            cancel.Cancel();
         });
         var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();
@@ -88,6 +94,13 @@ public sealed class RunProcessor(
             logger.LogInformation("Run {RunId} ({Kind}) started", run.Id, run.Kind);
             await executor.ExecuteAsync(context, cancel.Token);
             status = RunStatus.Completed;
+            await MarkMeasuredAsync(run.Id, context.Completed);
+        }
+        catch (OperationCanceledException) when (cancel.IsCancellationRequested && budgetReached && storageStop is null && !userCancelled && !stopping.IsCancellationRequested)
+        {
+            // The load was cut at the budget by design: what was measured is complete, and says where it stopped.
+            status = RunStatus.Completed;
+            context.Notes.AddWarning($"Stopped at the sample budget of {budget:N0} samples (RunLimits:MaxSamplesPerRun), before the run's own end; every sample up to there is kept.");
             await MarkMeasuredAsync(run.Id, context.Completed);
         }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)

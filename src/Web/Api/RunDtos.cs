@@ -66,7 +66,7 @@ public sealed record RunDto(
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
-    OpenLoadDto? Load = null, LiveDto? Live = null)
+    OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the

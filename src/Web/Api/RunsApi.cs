@@ -53,7 +53,7 @@ public static class RunsApi
         {
             var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
-            return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)));
+            return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)) with { Notices = result.Notices is { Count: > 0 } n ? n : null });
         }
         catch (JsonException ex)
         {

@@ -12,6 +12,21 @@ public class LoadModelValidatorTests
     static Dictionary<string, string[]> Errors(HttpParameters p) => HttpParametersValidator.Validate(p, Limits);
 
     [Fact]
+    public void AScheduleWithMoreOperationsThanTheSampleBudgetIsRefusedAndAClosedDurationRunIsToldOfIt()
+    {
+        var limits = new RunLimits { MaxRequests = 1_000_000, MaxDurationSeconds = 600, MaxConcurrency = 8, MaxSamplesPerRun = 50_000 };
+
+        var errors = HttpParametersValidator.Validate(Open with { Rate = 1_000, DurationSeconds = 60 }, limits);
+
+        Assert.Equal("That schedule has 60,000 operations; a run stores at most 50,000 samples (RunLimits:MaxSamplesPerRun).", errors["durationSeconds"].Single());
+        Assert.Empty(HttpParametersValidator.Validate(Open with { Rate = 500, DurationSeconds = 60 }, limits));
+        Assert.Empty(LoadModelValidator.Notices(Open, limits)); // an open run knows its count
+        var closed = Open with { Model = LoadModel.Closed, Rate = null, DurationSeconds = 60 };
+        Assert.StartsWith("This run lasts 60 s unless it reaches 50,000 samples first", LoadModelValidator.Notices(closed, limits).Single());
+        Assert.Empty(LoadModelValidator.Notices(closed with { DurationSeconds = null, Requests = 10 }, limits));
+    }
+
+    [Fact]
     public void AnOpenRunWithARateAndADurationOrCountIsValid()
     {
         Assert.Empty(Errors(Open));

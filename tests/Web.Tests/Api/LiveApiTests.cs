@@ -43,6 +43,21 @@ public sealed class LiveApiTests
     }
 
     [Fact]
+    public async Task QueueingAClosedRunWithADurationSaysWhereItWouldStopAndAScheduleBeyondTheBudgetIsRefused()
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Process"] = "None", ["RunLimits:MaxSamplesPerRun"] = "5000", ["RunLimits:MaxRequests"] = "1000000" });
+        var client = app.CreateClient();
+
+        var created = await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = "http://127.0.0.1:1/", durationSeconds = 5 });
+        var notice = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("notices")[0].GetString();
+        Assert.Equal("This run lasts 5 s unless it reaches 5,000 samples first (RunLimits:MaxSamplesPerRun): then it stops there, completed, and says so.", notice);
+
+        var refused = await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = "http://127.0.0.1:1/", model = "open", rate = 2000, durationSeconds = 5 });
+        Assert.Equal(System.Net.HttpStatusCode.BadRequest, refused.StatusCode);
+        Assert.Contains("a run stores at most 5,000 samples", await refused.Content.ReadAsStringAsync());
+    }
+
+    [Fact]
     public async Task TheSharedAnswerNeverShowsAnAdministratorsViewToOthers()
     {
         const string key = "live-key";
