@@ -14,9 +14,10 @@ public sealed class RunLimits
     [Range(1, int.MaxValue)] public int MaxTimeoutMs { get; set; } = 120_000;
 
     /// <summary>
-    /// Samples one run may store, warm-up included (~52 bytes each in the database, and the runner holds them all
-    /// at once for a moment when it builds the run's digest: ~250 MB at 2 M). A schedule that would pass it is
-    /// refused; a closed run with a duration that reaches it stops there, completed, with a note saying so.
+    /// Samples one run may store, warm-up included (52-80 bytes each in the database), and what bounds the runner's
+    /// memory: it reads a run's samples at once when it builds the run's digest (about 0.4 GB at its peak per
+    /// million, bench/README.md). A schedule that would pass it is refused; a closed run with a duration that
+    /// reaches it stops there, completed, with a note saying so.
     /// </summary>
-    [Range(1_000, int.MaxValue)] public int MaxSamplesPerRun { get; set; } = 2_000_000;
+    [Range(1_000, int.MaxValue)] public int MaxSamplesPerRun { get; set; } = 1_000_000;
 }

@@ -60,7 +60,9 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         var rows = new List<StoredLatencies>();
         foreach (var basis in bases)
         {
-            var (digest, sorted) = RunDigest.Build(basis.Apply(samples), basis, (series, seen) => kinds.Figures(run, series, seen));
+            // Corrected first, then the same samples turned into service time (no second million objects).
+            if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
+            var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Figures(run, series, seen));
             digests[basis] = digest;
             rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }

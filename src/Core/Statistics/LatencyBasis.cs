@@ -24,6 +24,21 @@ public static class LatencyBases
     public static IReadOnlyList<Sample> Apply(this LatencyBasis basis, IReadOnlyList<Sample> samples) =>
         basis == LatencyBasis.Corrected || !samples.Any(s => s.LagNs.HasValue) ? samples : samples.Select(AsServiceTime).ToList();
 
+    /// <summary>
+    /// As <see cref="Apply(LatencyBasis, IReadOnlyList{Sample})"/> with <see cref="LatencyBasis.Service"/>, but changing the
+    /// samples themselves: for a caller done with their corrected form (a digest build), a million fewer objects.
+    /// </summary>
+    public static void ToServiceTimeInPlace(IReadOnlyList<Sample> samples)
+    {
+        foreach (var s in samples)
+        {
+            if (s.LagNs is not { } lag) continue;
+            s.OffsetNs += lag;
+            s.LatencyNs -= lag;
+            s.LagNs = null;
+        }
+    }
+
     static Sample AsServiceTime(Sample s) => s.LagNs is not { } lag ? s : new Sample
     {
         RunId = s.RunId, Index = s.Index, IsWarmup = s.IsWarmup, Connection = s.Connection,

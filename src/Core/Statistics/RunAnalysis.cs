@@ -23,10 +23,17 @@ public sealed record RunAnalysis(
     internal static long ElapsedNs(IReadOnlyList<Sample> measured) =>
         measured.Count == 0 ? 0 : measured.Max(s => s.OffsetNs) - measured.Min(s => s.OffsetNs);
 
+    static bool IsInIndexOrder(List<Sample> samples)
+    {
+        for (var i = 1; i < samples.Count; i++) if (samples[i].Index < samples[i - 1].Index) return false;
+        return true;
+    }
+
     /// <summary>Everything but the windows: warm-up, the ladders with and without it, and the episodes after it.</summary>
     internal static RunAnalysis Steady(IReadOnlyList<Sample> measured)
     {
-        var answered = measured.Where(s => !s.Error.IsTransportError()).OrderBy(s => s.Index).ToList();
+        var answered = measured.Where(s => !s.Error.IsTransportError()).ToList();
+        if (!IsInIndexOrder(answered)) answered.Sort((a, b) => a.Index.CompareTo(b.Index)); // stored samples come in order
         var latencies = answered.Select(s => s.LatencyNs).ToList();
         var warmup = WarmupDetector.Detect(latencies);
         var cut = warmup is { IsReliable: true } ? warmup.Samples : 0;
@@ -57,8 +64,9 @@ public sealed record SeriesAnalysis(
             .Where(l => elapsed / (l * 1_000_000_000L) < TimeWindows.MaxWindows && l * 1_000_000_000L < 2 * Math.Max(elapsed, 1))
             .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
         var steady = RunAnalysis.Steady(measured);
+        var scratch = new long[measured.Count];
         return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),
-            lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L)),
+            lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L, scratch)),
             steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation);
     }
 

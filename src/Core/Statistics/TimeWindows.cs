@@ -30,24 +30,59 @@ public static class TimeWindows
 
     public static IReadOnlyList<TimeWindow> Build(IReadOnlyList<Sample> samples, long windowNs)
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(windowNs, 1);
         var measured = samples.Where(s => !s.IsWarmup).ToList();
+        return measured.Count == 0 ? [] : Build(measured, windowNs, new long[measured.Count]);
+    }
+
+    /// <param name="measured">Measured samples only.</param>
+    /// <param name="scratch">At least as long as <paramref name="measured"/>: the windows' latencies are sorted in place
+    /// there, window by window, so several lengths over a million samples share one buffer instead of a list per window.</param>
+    internal static IReadOnlyList<TimeWindow> Build(IReadOnlyList<Sample> measured, long windowNs, long[] scratch)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(windowNs, 1);
         if (measured.Count == 0) return [];
-        var origin = measured.Min(s => s.OffsetNs);
-        var count = (measured.Max(s => s.OffsetNs) - origin) / windowNs + 1;
+        long origin = long.MaxValue, last = long.MinValue;
+        foreach (var s in measured)
+        {
+            origin = Math.Min(origin, s.OffsetNs);
+            last = Math.Max(last, s.OffsetNs);
+        }
+        var count = (last - origin) / windowNs + 1;
         if (count > MaxWindows) throw new ArgumentException($"That gives {count:N0} windows; choose a length that gives at most {MaxWindows:N0}.", nameof(windowNs));
 
-        var byWindow = measured.GroupBy(s => (s.OffsetNs - origin) / windowNs).ToDictionary(g => g.Key, g => g.ToList());
-        var rows = new List<TimeWindow>((int)count);
-        for (var w = 0L; w < count; w++)
+        // Counting sort by window: each window's answered latencies end up side by side in scratch.
+        var windows = (int)count;
+        var counts = new int[windows];
+        var errors = new int[windows];
+        var answered = new int[windows + 1];
+        foreach (var s in measured)
         {
-            var inWindow = byWindow.GetValueOrDefault(w) ?? [];
-            var latencies = inWindow.Where(s => !s.Error.IsTransportError()).Select(s => s.LatencyNs).ToArray();
-            Array.Sort(latencies);
-            long? P(int permille) => latencies.Length == 0 ? null : Percentile.NearestRank(latencies, permille);
-            rows.Add(new TimeWindow((int)w + 1, w * windowNs, (w + 1) * windowNs, inWindow.Count, inWindow.Count(s => s.Error != ErrorKind.None),
-                latencies.Length == 0 ? null : latencies.Average(v => (double)v), latencies.Length == 0 ? null : latencies[0],
-                P(500), P(800), P(900), P(950), P(990), latencies.Length == 0 ? null : latencies[^1]));
+            var w = (int)((s.OffsetNs - origin) / windowNs);
+            counts[w]++;
+            if (s.Error != ErrorKind.None) errors[w]++;
+            if (!s.Error.IsTransportError()) answered[w + 1]++;
+        }
+        for (var w = 0; w < windows; w++) answered[w + 1] += answered[w];
+        var next = (int[])answered.Clone();
+        foreach (var s in measured)
+            if (!s.Error.IsTransportError()) scratch[next[(int)((s.OffsetNs - origin) / windowNs)]++] = s.LatencyNs;
+
+        var rows = new List<TimeWindow>(windows);
+        for (var w = 0; w < windows; w++)
+        {
+            var (from, length) = (answered[w], answered[w + 1] - answered[w]);
+            var latencies = scratch.AsSpan(from, length);
+            latencies.Sort();
+            long? P(int permille) => length == 0 ? null : Percentile.NearestRank(scratch.AsSpan(from, length), permille);
+            double? mean = null;
+            if (!latencies.IsEmpty)
+            {
+                double sum = 0;
+                foreach (var v in latencies) sum += v;
+                mean = sum / latencies.Length;
+            }
+            rows.Add(new TimeWindow(w + 1, w * windowNs, (w + 1) * windowNs, counts[w], errors[w],
+                mean, latencies.IsEmpty ? null : latencies[0], P(500), P(800), P(900), P(950), P(990), latencies.IsEmpty ? null : latencies[^1]));
         }
         return rows;
     }
