@@ -25,6 +25,7 @@ public static class CoreServices
     {
         services.TryAddSingleton(TimeProvider.System);
         services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<RunsOptions>().BindConfiguration(RunsOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddDbContext<BenchDbContext>((sp, options) =>
         {
@@ -59,6 +60,7 @@ public static class CoreServices
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
         services.AddScoped<RunDigests>();
+        services.AddScoped<RunRetention>();
         services.AddScoped<RunHistory>();
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<BenchmarkStore>();

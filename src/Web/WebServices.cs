@@ -43,6 +43,7 @@ public static class WebServices
         services.AddOutputCache(cache => cache.AddPolicy(ViewerCache.Policy, ViewerCache.Build));
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();
+        services.AddHostedService<Maintenance.RetentionService>();
         return services;
     }
 }

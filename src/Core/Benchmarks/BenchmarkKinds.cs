@@ -64,6 +64,9 @@ public sealed class BenchmarkKinds
     /// <summary>An open-model run's schedule in words (<see cref="LoadProfile.Describe"/>); null for a closed run.</summary>
     public string? Schedule(Run run) => Ask(run, (_, p) => p is ILoadParameters load ? LoadProfile.Describe(load) : null);
 
+    /// <summary>How much the run will do (<see cref="IBenchmarkKind.Planned"/>), or null.</summary>
+    public PlannedLoad? Planned(Run run) => Ask(run, (kind, p) => kind.Planned(p));
+
     /// <summary>The kind's own figures of a run (<see cref="IBenchmarkKind.Figures"/>), or null.</summary>
     public object? Figures(Run run, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Ask(run, (kind, p) => kind.Figures(p, series, samples));

@@ -40,6 +40,9 @@ public interface IBenchmarkKind
     /// <summary>The series the others are shown as a percentage of, unless the reader picks another.</summary>
     string? BaselineSeries(object parameters);
 
+    /// <summary>How much a run of these parameters will do, for a live view's progress; null when it cannot be told.</summary>
+    PlannedLoad? Planned(object parameters);
+
     /// <summary>
     /// Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.
     /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
@@ -62,6 +65,9 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
     public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
 
+    /// <summary>From the load fields (<see cref="ILoadParameters"/>) when the kind has them; a kind whose runs repeat them (cache phases) says how often.</summary>
+    public virtual PlannedLoad? Planned(TParameters parameters) => parameters is ILoadParameters load ? PlannedLoad.Of(load) : null;
+
     public object Deserialize(string json, JsonSerializerOptions? options = null) =>
         JsonSerializer.Deserialize<TParameters>(json, options ?? Json.Options) ?? throw new JsonException("Expected an object of parameters, got null.");
 
@@ -69,6 +75,18 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     string IBenchmarkKind.Describe(object parameters) => Describe((TParameters)parameters);
     IReadOnlyList<string> IBenchmarkKind.PlannedSeries(object parameters) => PlannedSeries((TParameters)parameters);
     string? IBenchmarkKind.BaselineSeries(object parameters) => BaselineSeries((TParameters)parameters);
+    PlannedLoad? IBenchmarkKind.Planned(object parameters) => Planned((TParameters)parameters);
     object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Figures((TParameters)parameters, series, samples);
+}
+
+/// <summary>How much a run will do: measured operations and how long, either or both when known.</summary>
+public sealed record PlannedLoad(long? Operations, double? Seconds)
+{
+    /// <param name="repeats">How many times the load runs (once per cache phase).</param>
+    public static PlannedLoad Of(ILoadParameters p, int repeats = 1)
+    {
+        if (LoadProfile.Of(p) is { } profile) return new(profile.Operations * repeats, profile.DurationNs / 1e9 * repeats);
+        return new(p.Requests is { } n ? (long)n * p.OperationsPerRequest * repeats : null, p.DurationSeconds is { } d ? (double)d * repeats : null);
+    }
 }

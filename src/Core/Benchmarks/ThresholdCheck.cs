@@ -24,7 +24,7 @@ public sealed record ThresholdResult(bool Passed, IReadOnlyList<ThresholdCheck> 
         AtMost(Name("p99Ms"), thresholds.MaxP99Ms, p99 / 1e6);
         AtMost("errorPercent", thresholds.MaxErrorPercent, summary.Count == 0 ? null : summary.ErrorPercent); // no request is no pass
         if (thresholds.MinRequestsPerSecond is { } min)
-            checks.Add(new ThresholdCheck("requestsPerSecond", min, summary.RequestsPerSecond, summary.RequestsPerSecond >= min));
+            checks.Add(new ThresholdCheck("requestsPerSecond", min, summary.Throughput, summary.Throughput >= min)); // successful ones
         return checks.Count == 0 ? null : new ThresholdResult(checks.All(c => c.Passed), checks);
     }
 

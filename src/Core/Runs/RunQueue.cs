@@ -6,6 +6,8 @@ namespace BenchDashboard.Core.Runs;
 
 public enum CancelOutcome { NotFound, Cancelled, CancelRequested, AlreadyFinished }
 
+public enum DeleteOutcome { NotFound, Deleted, StillRunning }
+
 /// <summary>The result of asking for a run: either the queued run or the field errors that stopped it.</summary>
 /// <param name="Notices">What the reader should know about the queued run (<see cref="LoadModelValidator.Notices"/>).</param>
 public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[]> Errors, IReadOnlyList<string>? Notices = null)
@@ -45,6 +47,28 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         db.Runs.Add(run);
         await db.SaveChangesAsync(ct);
         return new EnqueueResult(run, errors);
+    }
+
+    /// <summary>
+    /// The same parameters queued again. It belongs to the run's benchmark only while the benchmark still has
+    /// those parameters: a run of other settings in its history would pass for a regression or an improvement.
+    /// </summary>
+    public async Task<EnqueueResult?> AgainAsync(long runId, CancellationToken ct)
+    {
+        if (await db.Runs.AsNoTracking().Include(r => r.Benchmark).FirstOrDefaultAsync(r => r.Id == runId, ct) is not { } run) return null;
+        if (kinds.Find(run.Kind) is not { } kind) return new EnqueueResult(null, new Dictionary<string, string[]> { ["kind"] = [$"Unknown benchmark kind '{run.Kind}'."] });
+        var parameters = kind.Deserialize(run.ParametersJson);
+        var same = run.Benchmark is { } b && b.Kind == run.Kind && Json.Serialize(kind.Deserialize(b.ParametersJson)) == Json.Serialize(parameters);
+        return await EnqueueAsync(parameters, same ? run.BenchmarkId : null, ct);
+    }
+
+    /// <summary>Deletes a finished (or queued) run with its samples and digests; a running run must be cancelled first.</summary>
+    public async Task<DeleteOutcome> DeleteAsync(long runId, CancellationToken ct)
+    {
+        // The samples go with the run (a cascade); SQLite deletes them in one statement, a million in a few seconds.
+        var deleted = await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM Runs WHERE Id = {runId} AND Status <> 'Running'", ct);
+        if (deleted == 1) return DeleteOutcome.Deleted;
+        return await db.Runs.AnyAsync(r => r.Id == runId, ct) ? DeleteOutcome.StillRunning : DeleteOutcome.NotFound;
     }
 
     /// <summary>

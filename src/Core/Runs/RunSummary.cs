@@ -3,21 +3,56 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Runs;
 
 /// <summary>
-/// The few figures of a finished run that trends, regression flags and thresholds need, stored with the run
-/// (<see cref="Run.SummaryJson"/>) so a benchmark's history does not re-read every sample.
+/// The few figures of a finished run that the runs list, trends, regression flags, limits and its judged
+/// outcome need, stored with the run (<see cref="Run.SummaryJson"/>) so that none of them reads its samples.
 /// </summary>
-/// <remarks>The latency figures are corrected in an open-model run; the Service ones are its service time (null in a closed run, where they are the same).</remarks>
+/// <remarks>
+/// The latency figures are corrected in an open-model run; the Service ones are its service time (null in a
+/// closed run, where they are the same). Summaries stored before a field existed read it as null.
+/// </remarks>
 public sealed record RunSummary(
     int Count, int Errors, double RequestsPerSecond, long? MedianNs, long? P95Ns, long? P99Ns, double? MeanNs,
-    long? ServiceMedianNs = null, long? ServiceP95Ns = null, long? ServiceP99Ns = null)
+    long? ServiceMedianNs = null, long? ServiceP95Ns = null, long? ServiceP99Ns = null,
+    double? SucceededPerSecond = null, string? TopError = null, int? TopErrorCount = null)
 {
     public double ErrorPercent => Count == 0 ? 0 : 100.0 * Errors / Count;
 
-    public static RunSummary From(RunStatistics s) =>
-        new(s.Count, s.Errors, s.RequestsPerSecond, s.Latency?.P50Ns, s.Latency?.P95Ns, s.Latency?.P99Ns, s.Latency?.MeanNs,
-            s.ServiceTime?.P50Ns, s.ServiceTime?.P95Ns, s.ServiceTime?.P99Ns);
+    /// <summary>Successful operations per second (attempted ones for a summary stored before this was kept).</summary>
+    public double Throughput => SucceededPerSecond ?? RequestsPerSecond;
+
+    public static RunSummary From(RunStatistics s)
+    {
+        var (topError, topCount) = TopErrorOf(s);
+        return new(s.Count, s.Errors, s.RequestsPerSecond, s.Latency?.P50Ns, s.Latency?.P95Ns, s.Latency?.P99Ns, s.Latency?.MeanNs,
+            s.ServiceTime?.P50Ns, s.ServiceTime?.P95Ns, s.ServiceTime?.P99Ns, s.SucceededPerSecond, topError, topCount);
+    }
 
     /// <summary>Median, p95 and p99 of the basis; a closed run's service time is its latency.</summary>
     public (long? Median, long? P95, long? P99) Of(LatencyBasis basis) =>
         basis == LatencyBasis.Service && ServiceMedianNs is not null ? (ServiceMedianNs, ServiceP95Ns, ServiceP99Ns) : (MedianNs, P95Ns, P99Ns);
+
+    /// <summary>The most frequent failure in words ("connection refused", "HTTP 503") and how often, or none.</summary>
+    static (string?, int?) TopErrorOf(RunStatistics s)
+    {
+        if (s.ErrorsByKind.Count == 0) return (null, null);
+        var (kind, count) = s.ErrorsByKind.MaxBy(e => e.Value);
+        // An HTTP status error is named by its most frequent status when that status is all of them.
+        if (kind is ErrorKind.HttpStatus or ErrorKind.Throttled && s.ErrorStatusCodes is { Count: > 0 } codes)
+        {
+            var (status, times) = codes.MaxBy(c => c.Value);
+            if (times >= count) return ($"HTTP {status}", count);
+        }
+        return (Describe(kind), count);
+    }
+
+    public static string Describe(ErrorKind kind) => kind switch
+    {
+        ErrorKind.ConnectionRefused => "connection refused",
+        ErrorKind.Timeout => "timeout",
+        ErrorKind.ConnectionReset => "connection reset",
+        ErrorKind.HttpStatus => "HTTP error status",
+        ErrorKind.ServerError => "server error reply",
+        ErrorKind.Throttled => "throttled",
+        _ => "other error",
+    };
 }

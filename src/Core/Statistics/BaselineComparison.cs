@@ -45,7 +45,7 @@ public static class BaselineComparison
             [ComparedMetric.P95] = l?.P95Ns,
             [ComparedMetric.P99] = l?.P99Ns,
             [ComparedMetric.Max] = l?.MaxNs,
-            [ComparedMetric.Throughput] = s.RequestsPerSecond,
+            [ComparedMetric.Throughput] = s.SucceededPerSecond,
             [ComparedMetric.Errors] = s.Errors,
         };
     }

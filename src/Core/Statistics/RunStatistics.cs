@@ -15,6 +15,7 @@ public sealed record RunStatistics(
     int WarmupCount,
     long ElapsedNs,
     long TotalBytes,
+    /// <summary>Operations attempted per second, failed ones included; see <see cref="SucceededPerSecond"/>.</summary>
     double RequestsPerSecond,
     double BytesPerSecond,
     LatencyLadder? Latency,
@@ -24,8 +25,12 @@ public sealed record RunStatistics(
     ResponseClasses Classes,
     ColdStart? Cold,
     LatencyLadder? ServiceTime = null,
-    LatencyLadder? Lag = null)
+    LatencyLadder? Lag = null,
+    IReadOnlyDictionary<int, int>? ErrorStatusCodes = null)
 {
+    /// <summary>Operations that succeeded per second: the throughput (a refused connection is not served).</summary>
+    public double SucceededPerSecond => ElapsedNs > 0 ? (Count - Errors) / (ElapsedNs / 1e9) : 0;
+
     /// <summary>An open-model run: <see cref="Latency"/> is corrected (from the intended start), <see cref="ServiceTime"/> from the actual one.</summary>
     public bool IsOpenModel => Lag is not null;
 
@@ -62,7 +67,8 @@ public sealed record RunStatistics(
             Classes: ClassesOf(measured),
             Cold: ColdStart.From(samples),
             ServiceTime: LatencyLadder.From(answered.Where(s => s.LagNs.HasValue).Select(s => s.LatencyNs - s.LagNs!.Value)),
-            Lag: LatencyLadder.From(measured.Where(s => s.LagNs.HasValue).Select(s => s.LagNs!.Value)));
+            Lag: LatencyLadder.From(measured.Where(s => s.LagNs.HasValue).Select(s => s.LagNs!.Value)),
+            ErrorStatusCodes: measured.Where(s => s.Error != ErrorKind.None && s.StatusCode is not null).GroupBy(s => s.StatusCode!.Value).ToDictionary(g => g.Key, g => g.Count()));
     }
 
     static ResponseClasses ClassesOf(List<Sample> measured)

@@ -6,14 +6,65 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Web.Pages;
 
 /// <summary>
-/// Formatting shared by the pages. Durations are milliseconds with three decimals (microseconds) from 1 ms
-/// up, five below (10 ns): an in-process cache read takes a few hundred nanoseconds, and "0.000 ms" would
-/// say it took nothing.
+/// Formatting shared by the pages. A duration is shown in the unit its size calls for (ns, µs, ms, s) with four
+/// significant digits: 170 ns, 1.234 µs, 10.27 ms, 104.6 ms, 2.345 s. An in-process cache read (a few hundred
+/// nanoseconds) and a 10 ms request read alike, and 10.19 vs 10.27 ms stay apart. wwwroot/js/units.js
+/// formats chart axes and tooltips the same way.
 /// </summary>
 public static class Display
 {
-    public static string Ms(long ns) => Ms((double)ns);
-    public static string Ms(double ns) => (ns / 1e6).ToString(Math.Abs(ns) >= 1e6 ? "N3" : "N5", CultureInfo.InvariantCulture);
+    public static string Duration(long ns) => Duration((double)ns);
+
+    public static string Duration(double ns)
+    {
+        var abs = Math.Abs(ns);
+        var (value, unit) = abs < 1e3 ? (ns, "ns") : abs < 1e6 ? (ns / 1e3, "µs") : abs < 1e9 ? (ns / 1e6, "ms") : (ns / 1e9, "s");
+        if (unit == "ns") return ns.ToString("0", CultureInfo.InvariantCulture) + " ns";
+        var a = Math.Abs(value);
+        var format = a < 10 ? "0.000" : a < 100 ? "0.00" : a < 1000 ? "0.0" : "#,0";
+        return value.ToString(format, CultureInfo.InvariantCulture) + " " + unit;
+    }
+
+    static readonly System.Text.Json.JsonSerializerOptions Pretty = new()
+    {
+        WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
+
+    /// <summary>
+    /// JSON indented and without escapes a reader has to decode ("&amp;", not "\u0026"): the page HTML-encodes it
+    /// when it is written, which is what keeps it safe.
+    /// </summary>
+    public static string PrettyJson(string json)
+    {
+        try
+        {
+            return System.Text.Json.JsonSerializer.Serialize(System.Text.Json.JsonDocument.Parse(json).RootElement, Pretty);
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return json;
+        }
+    }
+
+    /// <summary>A duration or a dash when there is none.</summary>
+    public static string Duration(long? ns) => ns is { } v ? Duration(v) : "–";
+
+    /// <summary>
+    /// How a candidate's figure compares with a baseline's, as a ratio: "2.60× slower", "1.30× faster" (for
+    /// durations, lower is better), "1.18× more" or "1.18× less" (for throughput), "same" within 0.5 %. Null
+    /// when either is missing or the baseline is zero.
+    /// </summary>
+    public static (string Text, string Css)? Ratio(double? candidate, double? baseline, bool higherIsBetter = false)
+    {
+        if (candidate is not { } c || baseline is not { } b || b == 0 || c < 0) return null;
+        var ratio = c / b;
+        if (Math.Abs(ratio - 1) < 0.005) return ("same", "same");
+        var factor = ratio >= 1 ? ratio : c == 0 ? double.PositiveInfinity : 1 / ratio;
+        var times = double.IsPositiveInfinity(factor) ? "∞×" : factor.ToString(factor < 10 ? "0.00" : factor < 100 ? "0.0" : "#,0", CultureInfo.InvariantCulture) + "×";
+        var better = higherIsBetter ? ratio > 1 : ratio < 1;
+        var word = higherIsBetter ? (ratio > 1 ? "more" : "less") : (ratio > 1 ? "slower" : "faster");
+        return ($"{times} {word}", better ? "better" : "worse");
+    }
     public static string Seconds(long ns) => (ns / 1e9).ToString("N3", CultureInfo.InvariantCulture) + " s";
     public static string Rate(double perSecond) => perSecond.ToString("N1", CultureInfo.InvariantCulture);
     public static string KiB(double bytes) => (bytes / 1024).ToString("N1", CultureInfo.InvariantCulture) + " KiB";

@@ -7,8 +7,13 @@ namespace BenchDashboard.Web.Pages;
 
 /// <summary>The runs list, newest first, filterable by benchmark and status; one answer a second for all viewers.</summary>
 [Microsoft.AspNetCore.OutputCaching.OutputCache(PolicyName = ViewerCache.Policy)]
-public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHistory history) : PageModel
+public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHistory history, Microsoft.Extensions.Options.IOptions<RunsOptions> options) : PageModel
 {
+    /// <summary>A row's figures: from the run's stored summary once it has ended, from its live figures while it runs.</summary>
+    public sealed record RunRow(Run Run, RunSummary? Summary, RunOutcome Outcome, int? Measured);
+
+    public IReadOnlyList<RunRow> Rows { get; private set; } = [];
+
     [BindProperty(SupportsGet = true)] public int? BenchmarkId { get; set; }
     [BindProperty(SupportsGet = true)] public RunStatus? Status { get; set; }
     [BindProperty(SupportsGet = true)] public string? Env { get; set; }
@@ -29,5 +34,12 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
         foreach (var benchmark in Benchmarks.Where(b => Runs.Any(r => r.BenchmarkId == b.Id)))
             foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct, storedOnly: true))
                 Flags[point.Run.Id] = point;
+        Rows = Runs.Select(run =>
+        {
+            var summary = run.SummaryJson is null ? null : Core.Json.Deserialize<RunSummary>(run.SummaryJson);
+            var flags = Flags.GetValueOrDefault(run.Id);
+            int? measured = summary?.Count ?? (run.LiveJson is { } live ? Core.Json.Deserialize<LiveSnapshot>(live).Measured : null);
+            return new RunRow(run, summary, RunOutcome.Judge(run, summary, options.Value, flags?.Thresholds, flags?.Regression), measured);
+        }).ToList();
     }
 }

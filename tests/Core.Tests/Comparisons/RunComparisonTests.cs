@@ -73,17 +73,18 @@ public class RunComparisonTests
         var median = comparison.Verdicts.Single(v => v.ItemKey == "2" && v.Metric == "median");
         Assert.True(median.Change.IsSignificant);
         Assert.InRange(median.Change.Change, median.Change.Lower, median.Change.Upper);
-        Assert.Matches(@"^2\d\.\d % faster \(95 % CI \d+\.\d % to \d+\.\d %\)$", median.Text);
+        Assert.Matches(@"^1\.[23]\d× faster \(95 % CI 1\.\d\d× to 1\.\d\d×\)$", median.Text); // 7.5 of 10 ms: 1.33× faster
     }
 
     [Fact]
     public void AVerdictWithoutSignificanceSaysSo()
     {
         var text = Verdicts.Describe(new QuantileChange(500, 100, 101, 0.01, -0.012, 0.031, 0.95, 2000, 1));
-        Assert.Equal("no significant difference (95 % CI −1.2 % to +3.1 %)", text);
-        Assert.Equal("5.0 % slower (95 % CI 2.0 % to 8.0 %)", Verdicts.Describe(new QuantileChange(500, 100, 105, 0.05, 0.02, 0.08, 0.95, 2000, 1)));
+        Assert.Equal("no significant difference (95 % CI 0.99× to 1.03×)", text);
+        Assert.Equal("1.05× slower (95 % CI 1.02× to 1.08×)", Verdicts.Describe(new QuantileChange(500, 100, 105, 0.05, 0.02, 0.08, 0.95, 2000, 1)));
+        Assert.Equal("26.0× slower (95 % CI 25.0× to 27.0×)", Verdicts.Describe(new QuantileChange(500, 100, 2600, 25, 24, 26, 0.95, 2000, 1)));
         // A discrete percentile's point estimate can sit just outside its interval: the word follows the interval.
-        Assert.Equal("1.0 % faster (95 % CI 1.0 % to 3.0 %)", Verdicts.Describe(new QuantileChange(500, 100, 100, 0, -0.03, -0.01, 0.95, 2000, 1)));
+        Assert.Equal("1.01× faster (95 % CI 1.01× to 1.03×)", Verdicts.Describe(new QuantileChange(500, 100, 100, 0, -0.03, -0.01, 0.95, 2000, 1)));
     }
 
     [Theory]

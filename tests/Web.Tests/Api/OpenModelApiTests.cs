@@ -58,7 +58,7 @@ public class OpenModelApiTests
 
         // The page: both ladders side by side, the generator's chart, and the switch of basis for the windows.
         var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
-        Assert.Contains("corrected ms</th><th class=\"num\">service time ms", html);
+        Assert.Contains("corrected</th><th class=\"num\">service time", html);
         Assert.Contains("id=\"load-chart\"", html);
         Assert.Contains("open: 200 /s for 2 s, at most 4 in flight", html);
         Assert.Contains("\"load\":[{\"second\":0,\"due\":200", html);

@@ -17,4 +17,7 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
         $"cache {(p.Backend == CacheBackend.Redis ? $"redis '{p.Connection}'" : "memory")}: {string.Join(", ", PlannedSeries(p))}";
 
     public override IReadOnlyList<string> PlannedSeries(CacheParameters p) => (p.Phases ?? []).Select(phase => phase.Name()).ToList();
+
+    /// <summary>Each phase runs the load once.</summary>
+    public override PlannedLoad? Planned(CacheParameters p) => PlannedLoad.Of(p, Math.Max(1, p.Phases?.Count ?? 1));
 }

@@ -8,8 +8,19 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
-public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory history, KindForms forms, BenchmarkKinds kinds) : PageModel
+public sealed class DetailsModel(
+    RunQueries queries, RunQueue queue, RunHistory history, BenchmarkStore benchmarks, KindForms forms, BenchmarkKinds kinds,
+    Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions) : PageModel
 {
+    /// <summary>The run's outcome judged: its colour and, when it is not good, why.</summary>
+    public RunOutcome Outcome { get; private set; } = null!;
+
+    /// <summary>How much the run will do, for a live view's progress; null when that cannot be told.</summary>
+    public PlannedLoad? Planned { get; private set; }
+
+    /// <summary>A message after an action on this page (a run could not be deleted, say).</summary>
+    [TempData] public string? Message { get; set; }
+
     /// <summary>The run's kind and its run-page partial; null for a kind this build does not have.</summary>
     public KindPage? KindPage { get; private set; }
 
@@ -70,7 +81,55 @@ public sealed class DetailsModel(RunQueries queries, RunQueue queue, RunHistory 
         }
         ChartJson = RunCharts.Build(shown, Analysis, OpenLoad);
         History = await history.PointAsync(report.Run, ct, report.Statistics);
+        Planned = kinds.Planned(report.Run);
+        var summary = report.Run.Status.IsFinal() ? History?.Summary ?? RunSummary.From(report.Statistics) : null;
+        Outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, History?.Thresholds, History?.Regression);
         return Page();
+    }
+
+    /// <summary>The same parameters, queued again; its page next.</summary>
+    public async Task<IActionResult> OnPostAgainAsync(long id, CancellationToken ct)
+    {
+        switch (await queue.AgainAsync(id, ct))
+        {
+            case null: return NotFound();
+            case { IsValid: true, Run: { } again }: return Redirect($"/runs/{again.Id}");
+            case var refused:
+                Message = "Not queued again: " + string.Join(" ", refused.Errors.SelectMany(e => e.Value));
+                return Redirect($"/runs/{id}");
+        }
+    }
+
+    /// <summary>A saved benchmark with this run's parameters, opened in the editor.</summary>
+    public async Task<IActionResult> OnPostSaveAsync(long id, string? name, CancellationToken ct)
+    {
+        if (await queries.FindAsync(id, ct) is not { } run || kinds.Find(run.Kind) is not { } kind) return NotFound();
+        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct);
+        if (saved is null)
+        {
+            Message = "Not saved: " + string.Join(" ", errors.SelectMany(e => e.Value));
+            return Redirect($"/runs/{id}");
+        }
+        return Redirect($"/benchmarks/edit/{saved.Id}");
+    }
+
+    /// <summary>Deletes the run with its samples, once the reader has confirmed it on the page.</summary>
+    public async Task<IActionResult> OnPostDeleteAsync(long id, bool confirm, CancellationToken ct)
+    {
+        if (!confirm)
+        {
+            Message = "Tick the box to confirm that the run and its samples go.";
+            return Redirect($"/runs/{id}");
+        }
+        switch (await queue.DeleteAsync(id, ct))
+        {
+            case DeleteOutcome.NotFound: return NotFound();
+            case DeleteOutcome.StillRunning:
+                Message = "A running run cannot be deleted: cancel it first.";
+                return Redirect($"/runs/{id}");
+            default:
+                return Redirect("/?deleted=" + id);
+        }
     }
 
     public async Task<IActionResult> OnPostCancelAsync(long id, CancellationToken ct)

@@ -4,9 +4,10 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>
-/// Chart data for a run page, from its digest (already downsampled when the run ended): the per-sample series
-/// with errors as their own marked series, the latency histogram, the warm-up and episodes of the analysed
-/// series, and an open-model run's target and achieved rates.
+/// Chart data for a run page, from its digest (already downsampled when the run ended); durations in ms, the
+/// unit the charts' formatter (wwwroot/js/units.js) starts from. The per-sample series with errors marked, the
+/// analysed series' time windows (throughput, errors and percentiles over time), each series' percentile plot
+/// and CDF, the log-binned histogram, the warm-up and episodes, and an open-model run's target and achieved rates.
 /// </summary>
 public static class RunCharts
 {
@@ -15,20 +16,40 @@ public static class RunCharts
     {
         var chart = digest.Chart;
         var histogram = digest.Histogram;
+        var shapes = digest.Series.Count == 0
+            ? [(Name: "all", Shape: digest.Shapes.GetValueOrDefault(RunDigest.WholeRun))]
+            : digest.Series.Select(s => (s.Name, Shape: digest.Shapes.GetValueOrDefault(s.Name))).ToList();
         var data = new
         {
             measured = Points(chart.Measured),
             warmup = Points(chart.Warmup),
             series = chart.Series.Select(s => new { name = s.Name, points = Points(s.Points) }),
             errors = chart.Errors.Select(e => new { x = e.Index, y = e.LatencyNs / 1e6, kind = e.Kind.ToString(), status = e.Status }),
-            histogram = Enumerable.Range(0, Math.Max(0, histogram.EdgesNs.Count - 1)).Select(i => new
-            {
-                fromMs = histogram.EdgesNs[i] / 1e6, toMs = histogram.EdgesNs[i + 1] / 1e6, count = histogram.Counts.Sum(c => c[i]),
-            }),
             totalSamples = chart.TotalSamples,
+            lastIndex = chart.LastIndex,
             steadyFromIndex = analysis?.SteadyFromIndex,
             episodes = analysis?.Degradation?.Episodes.Select(e => new { from = e.StartIndex, to = e.EndIndex }) ?? [],
             load = (load ?? digest.Load)?.PerSecond.Select(p => new { second = p.Second, due = p.Due, started = p.Started }),
+            windows = analysis is null ? null : new
+            {
+                seconds = analysis.WindowSeconds,
+                rows = analysis.Windows.Select(w => new
+                {
+                    t = w.StartNs / 1e9, perSecond = w.PerSecond, errorsPerSecond = w.ErrorsPerSecond,
+                    p50 = w.P50Ns / 1e6, p95 = w.P95Ns / 1e6, p99 = w.P99Ns / 1e6,
+                }),
+            },
+            shapes = shapes.Where(s => s.Shape is { Count: > 0 }).Select(s => new
+            {
+                name = s.Name,
+                percentiles = s.Shape!.Percentiles.Select(p => new { p = p.Fraction, ms = p.LatencyNs / 1e6 }),
+                cdf = s.Shape.Cdf.Select(p => new { x = p.LatencyNs / 1e6, y = p.Fraction }),
+            }),
+            histogram = new
+            {
+                edgesMs = histogram.EdgesNs.Select(e => e / 1e6),
+                sets = histogram.Counts.Select((counts, i) => new { name = digest.Series.Count == 0 ? "all" : digest.Series[i].Name, counts }),
+            },
         };
         return Json.Serialize(data);
     }

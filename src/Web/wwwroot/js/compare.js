@@ -1,30 +1,54 @@
-// Compare page: overlays each item's per-sample series, CDF and histogram (shared bins) from the embedded JSON.
+// Compare page: overlays each item's per-sample series, CDF and histogram (shared logarithmic bins) from the
+// embedded JSON (durations in ms, formatted by units.js).
 (function () {
     if (!window.Chart) return;
+    const u = window.units;
     const data = JSON.parse(document.getElementById('chart-data').textContent);
     const palette = ['#2f5fd0', '#c0342b', '#1f7a4d', '#b7791f', '#7b3fb8', '#0f7c8a', '#667085', '#d0487f'];
     const color = (i) => palette[i % palette.length];
-    const common = { animation: false, maintainAspectRatio: false };
+    const durationAxis = (title, type = 'linear') => ({ type, title: { display: true, text: title }, ticks: { callback: (v) => u.tick(Number(v)) }, beginAtZero: type === 'linear' });
+    const common = { animation: false, maintainAspectRatio: false, parsing: false };
+    const slowest = Math.max(0, ...data.items.map(it => it.cdf.length ? it.cdf[it.cdf.length - 1].x : 0));
+    const fastest = Math.min(...data.items.map(it => it.cdf.length ? it.cdf[0].x : slowest));
+    const longest = Math.max(1, ...data.items.map(it => it.series.length ? it.series[it.series.length - 1].x : 0));
 
     new Chart(document.getElementById('series-chart'), {
         type: 'scatter',
         data: { datasets: data.items.map((it, i) => ({ label: it.label, data: it.series, pointRadius: 1.2, borderColor: color(i), backgroundColor: color(i) })) },
-        options: { ...common, scales: { x: { title: { display: true, text: 'position in the item (answered requests in order)' } }, y: { beginAtZero: true, title: { display: true, text: 'latency (ms)' } } } },
+        options: {
+            ...common,
+            scales: { x: { type: 'linear', min: 0, max: longest, title: { display: true, text: 'position in the item (answered requests in order)' } }, y: durationAxis('latency') },
+            plugins: { tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label} #${ctx.raw.x}: ${u.duration(ctx.raw.y)}` } } },
+        },
     });
 
-    new Chart(document.getElementById('cdf-chart'), {
+    const cdf = new Chart(document.getElementById('cdf-chart'), {
         type: 'line',
-        data: { datasets: data.items.map((it, i) => ({ label: it.label, data: it.cdf, borderColor: color(i), backgroundColor: color(i), pointRadius: 0, stepped: true })) },
-        options: { ...common, parsing: false, scales: { x: { type: 'linear', title: { display: true, text: 'latency (ms)' } }, y: { min: 0, max: 1, title: { display: true, text: 'share of requests at or below' } } } },
+        data: { datasets: data.items.map((it, i) => ({ label: it.label, data: it.cdf, borderColor: color(i), backgroundColor: color(i), pointRadius: 0, stepped: 'before' })) },
+        options: {
+            ...common,
+            scales: { x: { ...durationAxis('latency'), max: slowest }, y: { min: 0, max: 1, title: { display: true, text: 'share of requests at or below' }, ticks: { callback: (v) => u.percent(v, 0) } } },
+            plugins: { tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${u.percent(ctx.raw.y, 2)} ≤ ${u.duration(ctx.raw.x)}` } } },
+        },
+    });
+    const toggle = document.getElementById('cdf-log');
+    if (toggle) toggle.addEventListener('change', () => {
+        cdf.options.scales.x = toggle.checked ? { ...durationAxis('latency (logarithmic)', 'logarithmic'), min: fastest, max: slowest } : { ...durationAxis('latency'), max: slowest };
+        cdf.update();
     });
 
     const edges = data.histogramEdgesMs;
+    const labels = edges.slice(0, -1).map((e, i) => `${u.duration(e)} – ${u.duration(edges[i + 1])}`);
     new Chart(document.getElementById('histogram-chart'), {
-        type: 'bar',
-        data: {
-            labels: edges.slice(0, -1).map((e, i) => `${e.toFixed(3)}–${edges[i + 1].toFixed(3)}`),
-            datasets: data.items.map((it, i) => ({ label: it.label, data: it.histogram, backgroundColor: color(i) + '99' })),
+        type: 'line',
+        data: { labels, datasets: data.items.map((it, i) => ({ label: it.label, data: it.histogram, borderColor: color(i), backgroundColor: color(i), pointRadius: 0, stepped: 'middle' })) },
+        options: {
+            animation: false, maintainAspectRatio: false,
+            scales: {
+                x: { title: { display: true, text: 'latency (each bin a constant factor wider than the last)' }, ticks: { maxRotation: 0, autoSkipPadding: 12, callback: (v, i) => u.tick(edges[i]) } },
+                y: { beginAtZero: true, title: { display: true, text: 'requests' } },
+            },
+            plugins: { tooltip: { callbacks: { title: (items) => labels[items[0].dataIndex] } } },
         },
-        options: { ...common, scales: { x: { stacked: false, title: { display: true, text: 'latency (ms); the last bin includes everything above' } }, y: { beginAtZero: true, title: { display: true, text: 'requests' } } } },
     });
 })();
