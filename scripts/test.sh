@@ -3,8 +3,9 @@
 # each test project in turn (latency tests must not share the two cores with another test run) and ends
 # with one line: "N passed, N failed, N skipped". Exits non-zero on any failure or when no test ran.
 # Tests start what they need themselves (a child-process Kestrel target, redis-server and Azurite on free
-# ports, temp SQLite files); this script installs what a fresh machine lacks: Debian's redis-server for the
-# cache tests, and (npm ci) Chart.js and the pinned Azurite for the Table tests.
+# ports, temp SQLite files, the published dashboard); this script installs what a fresh machine lacks: Debian's
+# redis-server for the cache tests, Debian's chromium for the browser tests (Playwright for .NET drives it; no
+# browser is downloaded), and (npm ci) Chart.js and the pinned Azurite for the Table tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,13 @@ if ! command -v redis-server >/dev/null 2>&1; then
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
     || { echo "could not install redis-server"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "Installing chromium (Debian package) for the browser tests"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium >/dev/null \
+    || { echo "could not install chromium"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 fi
 
 npm ci --no-audit --no-fund --loglevel=error || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }

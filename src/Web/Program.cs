@@ -56,6 +56,13 @@ app.MapCompareApi();
 app.MapBenchmarksApi();
 app.MapTargets();
 app.MapOpenApi();
+// The same document, browsable (Swagger UI, from its package) at /api-docs.
+app.UseSwaggerUI(ui =>
+{
+    ui.SwaggerEndpoint("/openapi/v1.json", "BenchDashboard API");
+    ui.RoutePrefix = "api-docs";
+    ui.DocumentTitle = "BenchDashboard API";
+});
 app.MapHealthChecks("/healthz", new Microsoft.AspNetCore.Diagnostics.HealthChecks.HealthCheckOptions { ResponseWriter = BenchDashboard.Web.Health.HealthResponse.WriteAsync });
 
 app.Run();

@@ -38,7 +38,8 @@ public static class WebServices
         services.AddHealthChecks()
             .AddCheck<Health.DatabaseHealthCheck>("database")
             .AddCheck<Health.RunnerHealthCheck>("runner");
-        services.AddOpenApi();
+        // Each kind's parameters as its own schema in the body of POST /api/runs, discriminated by "kind".
+        services.AddOpenApi(openApi => openApi.AddOperationTransformer<Api.RunRequestSchema>());
         // What a page or poll of a run shows changes at most once a second (a heartbeat): fifty viewers cost one answer.
         services.AddOutputCache(cache => cache.AddPolicy(ViewerCache.Policy, ViewerCache.Build));
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);

@@ -14,7 +14,8 @@ namespace BenchDashboard.Web.Tests.Deployment;
 /// written under the content root (run from package makes it read-only; the tests run as root, so instead of
 /// relying on permissions the test checks that no file there was created or changed).
 /// </summary>
-public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture<PublishedOutput>
+[Collection(PublishedApps.Collection)]
+public sealed class PublishedAppTests(PublishedOutput published)
 {
     const string Key = "deploy-test-key";
 
@@ -175,7 +176,7 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
     static string Snapshot(string root) => string.Join("\n", Directory.EnumerateFiles(root, "*", SearchOption.AllDirectories)
         .Order(StringComparer.Ordinal).Select(f => $"{Path.GetRelativePath(root, f)} {new FileInfo(f).Length} {File.GetLastWriteTimeUtc(f):O}"));
 
-    static int FreePort()
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -183,7 +184,14 @@ public sealed class PublishedAppTests(PublishedOutput published) : IClassFixture
     }
 }
 
-/// <summary>The dashboard published once for the tests of this class (a publish takes a while).</summary>
+/// <summary>The tests that start the published dashboard share one publish (it takes a while).</summary>
+[CollectionDefinition(Collection)]
+public sealed class PublishedApps : ICollectionFixture<PublishedOutput>
+{
+    public const string Collection = "published dashboard";
+}
+
+/// <summary>The dashboard published once for the tests of the <see cref="PublishedApps"/> collection.</summary>
 public sealed class PublishedOutput : IAsyncLifetime
 {
     readonly TempDirectory dir = new();

@@ -25,7 +25,7 @@ public sealed class TrendModel(BenchmarkStore store, RunHistory history) : PageM
         {
             run = p.Run.Id,
             p50 = p.Summary.MedianNs / 1e6, p95 = p.Summary.P95Ns / 1e6, p99 = p.Summary.P99Ns / 1e6,
-            rps = p.Summary.RequestsPerSecond,
+            rps = p.Summary.Throughput,
             flagged = p.Regression?.IsFlagged == true,
             failed = p.Thresholds?.Passed == false,
         }));

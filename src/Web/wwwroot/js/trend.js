@@ -1,4 +1,4 @@
-// Trend page: p50/p95/p99 (left axis) and requests/s (right axis) per completed run.
+// Trend page: p50/p95/p99 (left axis, formatted by units.js) and successful requests/s (right axis) per completed run.
 (function () {
     if (!window.Chart) return;
     const points = JSON.parse(document.getElementById('chart-data').textContent);
@@ -15,14 +15,16 @@
             labels,
             datasets: [
                 line('p50', 'p50', '#2f5fd0'), line('p95', 'p95', '#7b3fb8'), line('p99', 'p99', '#9aa3b2'),
-                { label: 'requests/s', data: points.map(p => p.rps), borderColor: '#1f7a4d', backgroundColor: '#1f7a4d', borderDash: [4, 3], yAxisID: 'rps', pointRadius: 1 },
+                { label: 'succeeded/s', data: points.map(p => p.rps), borderColor: '#1f7a4d', backgroundColor: '#1f7a4d', borderDash: [4, 3], yAxisID: 'rps', pointRadius: 1 },
             ],
         },
         options: {
             animation: false, maintainAspectRatio: false,
+            plugins: { tooltip: { callbacks: { label: (ctx) => ctx.dataset.yAxisID === 'ms' ? `${ctx.dataset.label}: ${window.units.duration(ctx.raw)}` : `${ctx.dataset.label}: ${window.units.number(ctx.raw, 1)}` } } },
             scales: {
-                ms: { position: 'left', beginAtZero: true, title: { display: true, text: 'latency (ms)' } },
-                rps: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'requests/s' } },
+                x: { title: { display: true, text: 'completed runs, oldest first' } },
+                ms: { position: 'left', beginAtZero: true, title: { display: true, text: 'latency' }, ticks: { callback: (v) => window.units.tick(Number(v)) } },
+                rps: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'successful operations per second' } },
             },
         },
     });

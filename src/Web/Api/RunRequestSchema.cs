@@ -1,0 +1,44 @@
+using System.Text.Json.Nodes;
+using BenchDashboard.Core.Benchmarks;
+using Microsoft.AspNetCore.OpenApi;
+using Microsoft.OpenApi;
+
+namespace BenchDashboard.Web.Api;
+
+/// <summary>
+/// The OpenAPI document's body of <c>POST /api/runs</c>: one of the registered kinds' parameters records, each
+/// with its <c>kind</c>, discriminated by it. The endpoint reads the body itself (strictly, with field errors),
+/// so without this the document could only say "an object"; with it, each kind's fields and types are listed,
+/// and a new kind appears by being registered.
+/// </summary>
+public sealed class RunRequestSchema(BenchmarkKinds kinds) : IOpenApiOperationTransformer
+{
+    public async Task TransformAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
+    {
+        if (context.Description.HttpMethod != "POST" || context.Description.RelativePath?.TrimEnd('/') != "api/runs") return;
+        var variants = new List<IOpenApiSchema>();
+        foreach (var kind in kinds.All)
+        {
+            var parameters = await context.GetOrCreateSchemaAsync(kind.ParametersType, null, ct);
+            var tag = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Object,
+                Required = new HashSet<string> { "kind" },
+                Properties = new Dictionary<string, IOpenApiSchema>
+                {
+                    ["kind"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [JsonValue.Create(kind.Name)], Description = kind.Title },
+                },
+            };
+            variants.Add(new OpenApiSchema { Title = $"{kind.Name}: {kind.Title}", AllOf = [tag, parameters] });
+        }
+        operation.RequestBody = new OpenApiRequestBody
+        {
+            Required = true,
+            Description = "A run of one kind: its name in \"kind\" and its parameters; an unknown field is an error, not ignored.",
+            Content = new Dictionary<string, OpenApiMediaType>
+            {
+                ["application/json"] = new() { Schema = new OpenApiSchema { OneOf = variants, Discriminator = new OpenApiDiscriminator { PropertyName = "kind" } } },
+            },
+        };
+    }
+}
