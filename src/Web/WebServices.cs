@@ -39,7 +39,16 @@ public static class WebServices
             .AddCheck<Health.DatabaseHealthCheck>("database")
             .AddCheck<Health.RunnerHealthCheck>("runner");
         // Each kind's parameters as its own schema in the body of POST /api/runs, discriminated by "kind".
-        services.AddOpenApi(openApi => openApi.AddOperationTransformer<Api.RunRequestSchema>());
+        services.AddOpenApi(openApi =>
+        {
+            openApi.AddDocumentTransformer((document, _, _) =>
+            {
+                document.Info.Title = "BenchDashboard API";
+                document.Info.Description = "Queue runs of any benchmark kind, watch them, read their statistics, analyses and samples, and compare them. Errors are problem details naming the field.";
+                return Task.CompletedTask;
+            });
+            openApi.AddOperationTransformer<Api.RunRequestSchema>();
+        });
         // What a page or poll of a run shows changes at most once a second (a heartbeat): fifty viewers cost one answer.
         services.AddOutputCache(cache => cache.AddPolicy(ViewerCache.Policy, ViewerCache.Build));
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);

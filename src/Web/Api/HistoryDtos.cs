@@ -12,11 +12,13 @@ public sealed record RegressionDto(bool Flagged, int BaselineRuns, double Baseli
 }
 
 /// <summary>One completed run of a benchmark on its trend: key figures, regression flag and pass/fail result.</summary>
-public sealed record TrendPointDto(long RunId, DateTimeOffset QueuedUtc, int Count, int Errors, double RequestsPerSecond,
+/// <param name="RequestsPerSecond">Attempted per second, failed ones included.</param>
+/// <param name="SucceededPerSecond">The throughput: successful operations per second.</param>
+public sealed record TrendPointDto(long RunId, DateTimeOffset QueuedUtc, int Count, int Errors, double RequestsPerSecond, double SucceededPerSecond,
     double? MedianMs, double? P95Ms, double? P99Ms, RegressionDto? Regression, ThresholdResult? Thresholds)
 {
     public static TrendPointDto From(HistoryPoint p) => new(
-        p.Run.Id, DateTimeOffset.FromUnixTimeMilliseconds(p.Run.QueuedUtcMs), p.Summary.Count, p.Summary.Errors, p.Summary.RequestsPerSecond,
+        p.Run.Id, DateTimeOffset.FromUnixTimeMilliseconds(p.Run.QueuedUtcMs), p.Summary.Count, p.Summary.Errors, p.Summary.RequestsPerSecond, p.Summary.Throughput,
         p.Summary.MedianNs / 1e6, p.Summary.P95Ns / 1e6, p.Summary.P99Ns / 1e6, RegressionDto.From(p.Regression), p.Thresholds);
 }
 

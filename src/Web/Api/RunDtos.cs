@@ -35,7 +35,7 @@ public sealed record ColdStartDto(double FirstMs, bool FirstWasWarmup, string Fi
 /// </summary>
 public sealed record StatsDto(
     int Count, int Errors, IReadOnlyDictionary<string, int> ErrorsByKind, int WarmupCount,
-    double ElapsedMs, double RequestsPerSecond, double BytesPerSecond, long TotalBytes,
+    double ElapsedMs, double RequestsPerSecond, double SucceededPerSecond, double BytesPerSecond, long TotalBytes,
     double? MinMs, double? MeanMs, double? StdDevMs, double? P50Ms, double? P66Ms, double? P75Ms, double? P80Ms,
     double? P90Ms, double? P95Ms, double? P98Ms, double? P99Ms, double? P999Ms, double? MaxMs,
     LadderDto? Connect, LadderDto? Waiting, LadderDto? Processing,
@@ -46,7 +46,7 @@ public sealed record StatsDto(
         var l = LadderDto.From(s.Latency);
         return new StatsDto(
             s.Count, s.Errors, s.ErrorsByKind.ToDictionary(e => JsonNamingPolicy.CamelCase.ConvertName(e.Key.ToString()), e => e.Value), s.WarmupCount,
-            Ms.Of(s.ElapsedNs), s.RequestsPerSecond, s.BytesPerSecond, s.TotalBytes,
+            Ms.Of(s.ElapsedNs), s.RequestsPerSecond, s.SucceededPerSecond, s.BytesPerSecond, s.TotalBytes,
             l?.MinMs, l?.MeanMs, l?.StdDevMs, l?.P50Ms, l?.P66Ms, l?.P75Ms, l?.P80Ms, l?.P90Ms, l?.P95Ms, l?.P98Ms, l?.P99Ms, l?.P999Ms, l?.MaxMs,
             LadderDto.From(s.Connect), LadderDto.From(s.Waiting), LadderDto.From(s.Processing),
             s.Classes,

@@ -17,8 +17,9 @@ public static class Display
 
     public static string Duration(double ns)
     {
+        // The unit is chosen on the value as it will be shown: 999,999 ns is "1.000 ms", not "1000.0 µs".
         var abs = Math.Abs(ns);
-        var (value, unit) = abs < 1e3 ? (ns, "ns") : abs < 1e6 ? (ns / 1e3, "µs") : abs < 1e9 ? (ns / 1e6, "ms") : (ns / 1e9, "s");
+        var (value, unit) = abs < 999.5 ? (ns, "ns") : abs < 999_950 ? (ns / 1e3, "µs") : abs < 999_950_000 ? (ns / 1e6, "ms") : (ns / 1e9, "s");
         if (unit == "ns") return ns.ToString("0", CultureInfo.InvariantCulture) + " ns";
         var a = Math.Abs(value);
         var format = a < 10 ? "0.000" : a < 100 ? "0.00" : a < 1000 ? "0.0" : "#,0";

@@ -4,8 +4,9 @@ window.units = (function () {
     function duration(ms) {
         if (ms === null || ms === undefined || Number.isNaN(ms)) return '–';
         const ns = ms * 1e6, abs = Math.abs(ns);
-        if (abs < 1e3) return `${Math.round(ns)} ns`;
-        const [value, unit] = abs < 1e6 ? [ns / 1e3, 'µs'] : abs < 1e9 ? [ms, 'ms'] : [ns / 1e9, 's'];
+        if (abs < 999.5) return `${Math.round(ns)} ns`;
+        // The unit is chosen on the value as shown: 999,999 ns is "1.000 ms", not "1000.0 µs".
+        const [value, unit] = abs < 999950 ? [ns / 1e3, 'µs'] : abs < 999950000 ? [ms, 'ms'] : [ns / 1e9, 's'];
         const a = Math.abs(value);
         const digits = a < 10 ? 3 : a < 100 ? 2 : a < 1000 ? 1 : 0;
         return `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${unit}`;
