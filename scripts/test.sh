@@ -9,22 +9,34 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The registries answer slowly at times (npm once stopped mid-download with EIDLETIMEOUT): a fetch is tried
+# three times, with a pause between, before the suite gives up on it.
+retry() {
+  local attempt
+  for attempt in 1 2 3; do
+    "$@" && return 0
+    [ "$attempt" -lt 3 ] && { echo "retrying in $((attempt * 15)) s: $*"; sleep $((attempt * 15)); }
+  done
+  return 1
+}
+
 if ! command -v redis-server >/dev/null 2>&1; then
   echo "Installing redis-server (Debian package) for the cache benchmark tests"
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
+  retry $sudo_cmd apt-get update -qq && retry $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
     || { echo "could not install redis-server"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 fi
 
 if [ ! -x /usr/bin/chromium ]; then
   echo "Installing chromium (Debian package) for the browser tests"
   sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium >/dev/null \
+  retry $sudo_cmd apt-get update -qq && retry $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null \
     || { echo "could not install chromium"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 fi
 
-npm ci --no-audit --no-fund --loglevel=error || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-dotnet build BenchDashboard.sln -c Release -nologo -v quiet || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+retry npm ci --no-audit --no-fund --loglevel=error --fetch-retries=4 --fetch-timeout=120000 || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+retry dotnet restore BenchDashboard.sln -nologo -v quiet || { echo "restore failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+dotnet build BenchDashboard.sln -c Release -nologo -v quiet --no-restore || { echo "build failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 passed=0 failed=0 skipped=0 status=0
 for project in tests/*.Tests/*.csproj; do

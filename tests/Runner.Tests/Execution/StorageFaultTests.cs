@@ -21,6 +21,9 @@ public sealed class StorageFaultTests
 {
     /// <summary>Writes for as long as it is let, hundreds of thousands of samples a second.</summary>
     static readonly CacheParameters EndlessWrites = new() { Phases = [CachePhase.Write], DurationSeconds = 60, KeyCount = 10 };
+    // In-process writes reach the default sample budget (1 M) in a few seconds: then the budget, not the
+    // fault, would end the load, and the run would not say the load was stopped.
+    static readonly KeyValuePair<string, string> NoBudget = new("RunLimits:MaxSamplesPerRun", "1000000000");
     static readonly CacheParameters SmallRun = new() { Phases = [CachePhase.Write], Requests = 200, KeyCount = 10 };
 
     /// <summary>"… 1,234 samples measured, 1,000 stored, 234 lost." → the three numbers.</summary>
@@ -43,7 +46,7 @@ public sealed class StorageFaultTests
     [Fact]
     public async Task AFullDatabaseStopsTheLoadAtOnceAndTheRunFailsSayingSo()
     {
-        await using var host = await RunnerHost.CreateAsync(new() { ["Database:MaxSizeMiB"] = "1" });
+        await using var host = await RunnerHost.CreateAsync(new() { ["Database:MaxSizeMiB"] = "1", [NoBudget.Key] = NoBudget.Value });
         var runId = await host.EnqueueAsync(queue => queue.EnqueueAsync(EndlessWrites, null, default));
         await host.Host.StartAsync();
 
@@ -65,7 +68,7 @@ public sealed class StorageFaultTests
         // A 12 MiB filesystem, as in the probe. On a real full disk SQLite rolls the whole transaction back itself,
         // and every write needs WAL space first: the run used to stay 'running', its reason "cannot rollback".
         using var disk = SmallDisk.Mount(12);
-        await using var host = await RunnerHost.CreateAsync(new() { ["Database:Path"] = Path.Combine(disk.Path, "bench.db") });
+        await using var host = await RunnerHost.CreateAsync(new() { ["Database:Path"] = Path.Combine(disk.Path, "bench.db"), [NoBudget.Key] = NoBudget.Value });
         var runId = await host.EnqueueAsync(queue => queue.EnqueueAsync(EndlessWrites, null, default));
         var next = await host.EnqueueAsync(queue => queue.EnqueueAsync(SmallRun, null, default));
         await host.Host.StartAsync();
@@ -75,7 +78,7 @@ public sealed class StorageFaultTests
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, run.Status);
-        Assert.StartsWith("Storing samples failed: the database or its disk is full (SQLITE_FULL); the load was stopped.", run.Error);
+        Assert.True(run.Error!.StartsWith("Storing samples failed: the database or its disk is full (SQLITE_FULL); the load was stopped.", StringComparison.Ordinal), run.Error);
         Assert.True(run.EndedUtcMs - run.StartedUtcMs < 20_000, "the load ran on long after the disk was full");
         await AssertEveryMeasuredSampleIsStoredOrCountedLostAsync(host, run);
         // The failures are reported by the runner, once each: EF Core's own error lines are turned down.
