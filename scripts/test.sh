@@ -41,9 +41,14 @@ dotnet build BenchDashboard.sln -c Release -nologo -v quiet --no-restore || { ec
 passed=0 failed=0 skipped=0 status=0
 for project in tests/*.Tests/*.csproj; do
   log=$(mktemp)
-  dotnet test "$project" -c Release --no-build -nologo 2>&1 | tee "$log"
+  dotnet test "$project" -c Release --no-build -nologo --blame 2>&1 | tee "$log" # --blame: a crash names the test it ended in
   rc=${PIPESTATUS[0]}
   summary=$(grep -E '(Passed|Failed)! +- +Failed: +[0-9]+, +Passed: +[0-9]+, +Skipped: +[0-9]+' "$log" | tail -n 1)
+  if grep -q "Test Run Aborted" "$log"; then
+    # The test host died (a crash ends the run early): the tests it did not reach count as one failure.
+    echo "$project: the test host crashed; the tests after the crash did not run"
+    failed=$((failed + 1))
+  fi
   if [ -n "$summary" ]; then
     f=$(sed -E 's/.*Failed: +([0-9]+),.*/\1/' <<<"$summary")
     p=$(sed -E 's/.*Passed: +([0-9]+),.*/\1/' <<<"$summary")
