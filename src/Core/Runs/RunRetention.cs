@@ -9,7 +9,7 @@ namespace BenchDashboard.Core.Runs;
 /// runs that ended longer ago than that are deleted with their samples and digests, one run at a time, and not
 /// while a run is being measured (a delete of a million samples holds the database's write lock for seconds).
 /// </summary>
-public sealed class RunRetention(BenchDbContext db, IOptions<RunsOptions> options, TimeProvider time)
+public sealed class RunRetention(BenchDbContext db, RunQueue queue, IOptions<RunsOptions> options, TimeProvider time)
 {
     /// <summary>Deletes up to <paramref name="max"/> expired runs; returns how many, or 0 when retention is off or a run is under way.</summary>
     public async Task<int> DeleteExpiredAsync(int max, CancellationToken ct)
@@ -23,7 +23,8 @@ public sealed class RunRetention(BenchDbContext db, IOptions<RunsOptions> option
                 .Where(r => r.Status != RunStatus.Queued && r.Status != RunStatus.Running && (r.EndedUtcMs ?? r.QueuedUtcMs) < cutoff)
                 .OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
             if (expired is not { } id) break;
-            deleted += await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM Runs WHERE Id = {id} AND Status <> 'Running'", ct);
+            if (await queue.DeleteAsync(id, ct) != DeleteOutcome.Deleted) break; // it started running meanwhile
+            deleted++;
         }
         return deleted;
     }
