@@ -21,7 +21,11 @@ static class Program
         // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
         // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps
         // (precise on Linux) to 1.2 ms before, then spin the last fraction of a millisecond.
-        app.MapGet("/delay", async (HttpContext http, int ms, bool precise = true, int size = 64) =>
+        // With record=true the time the handler really held the request (its start to its write, in ns) is kept
+        // for /held: on a loaded machine the wake-up itself can be late, and that is the target's time, not the
+        // client's error.
+        var held = new System.Collections.Concurrent.ConcurrentQueue<long>();
+        app.MapGet("/delay", async (HttpContext http, int ms, bool precise = true, int size = 64, bool record = false) =>
         {
             var start = Stopwatch.GetTimestamp();
             var target = TimeSpan.FromMilliseconds(ms);
@@ -33,6 +37,14 @@ static class Program
                 while (Stopwatch.GetElapsedTime(start) < target) Thread.SpinWait(20);
             }
             await WriteAsync(http, size);
+            if (record) held.Enqueue((long)Stopwatch.GetElapsedTime(start).TotalNanoseconds);
+        });
+        // /held: the recorded hold times in ns, one per line in the order the handlers finished, and forgets them.
+        app.MapGet("/held", () =>
+        {
+            var lines = new System.Text.StringBuilder();
+            while (held.TryDequeue(out var ns)) lines.Append(ns).Append('\n');
+            return lines.ToString();
         });
         // /stall?key=K&ms=D&at=A&for=F: answers in D ms, except that every response due in the window from A ms
         // to A + F ms after the first request with this key is held until the window ends: the whole service

@@ -6,7 +6,7 @@ namespace BenchDashboard.TestSupport;
 /// A real Kestrel server on 127.0.0.1 with endpoints of known latency (tests/TargetServer), run as a child
 /// process: a target inside the test process would share its thread pool, timers and JIT with the client
 /// being measured and add milliseconds of noise that a real target never causes.
-/// Endpoints: /delay?ms=D[&amp;precise=false], /stall?key=K&amp;ms=D&amp;at=A&amp;for=F (one stall of the whole service), /ok?size=N,
+/// Endpoints: /delay?ms=D[&amp;precise=false][&amp;record=true], /held (the recorded hold times, see <see cref="TakeHeldAsync"/>), /stall?key=K&amp;ms=D&amp;at=A&amp;for=F (one stall of the whole service), /ok?size=N,
 /// /status?code=C, /cacheable.
 /// </summary>
 public sealed class KestrelTarget : IAsyncDisposable
@@ -21,6 +21,17 @@ public sealed class KestrelTarget : IAsyncDisposable
     }
 
     public Uri Url(string pathAndQuery) => new(BaseUri, pathAndQuery);
+
+    /// <summary>
+    /// How long the target's handler held each /delay?record=true request since the last call, in ns, in the
+    /// order the handlers finished (the order of the requests when they are sent one at a time).
+    /// </summary>
+    public async Task<long[]> TakeHeldAsync()
+    {
+        using var client = new HttpClient();
+        var text = await client.GetStringAsync(Url("/held"));
+        return text.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(long.Parse).ToArray();
+    }
 
     public static async Task<KestrelTarget> StartAsync()
     {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Benchmarks.Http;
 
@@ -16,21 +17,25 @@ public class HttpAccuracyTests
     [Theory]
     [InlineData(10, 200)]
     [InlineData(50, 100)]
-    public async Task SequentialLatencyMatchesTheTargetsKnownDelay(int delayMs, int requests)
+    public async Task SequentialLatencyIsTheTargetsHoldTimePlusLittle(int delayMs, int requests)
     {
         await using var target = await KestrelTarget.StartAsync();
-        var url = target.Url($"/delay?ms={delayMs}");
+        var url = target.Url($"/delay?ms={delayMs}&record=true");
         await WarmUpAsync(url);
+        await target.TakeHeldAsync();
         long d = delayMs * Ms;
 
-        // This VM delays ~1 % of wake-ups by ~3.5 ms, for a minimal HttpClient loop as much as for the runner
-        // (measured side by side, no GC involved), and after a 50 ms idle Python's time.sleep(0.05) overshoots
-        // by 1.3 ms at p99. A p99 of 100-200 samples sits right at that rate, so the tail is judged on the best
-        // of up to three attempts, as seed 000's author took the best of ~20 go-wrk runs. Each attempt's p99
-        // must be within D + 3 ms, or, where the machine's floor is higher, within 1 ms of the slowest request
-        // a minimal client saw against the same target right after it. The median gets the same best of three
-        // (within 1 ms of D: one full run here once had every wake-up ~4.5 ms late, median 54.45 ms at D = 50);
-        // the minimum is checked every time.
+        // Each request is paired with the time the target's handler really held it (the requests go one at a
+        // time, so the n-th hold is the n-th request's). On a loaded 2-core machine the target's own wake-up is
+        // sometimes late by 3-5 ms, for every request of a run at times (CI once saw p50 53.4 ms at D = 50):
+        // that is the target's time, and a correct measurement includes it. What the runner must get right is
+        // that no request is measured shorter than the target held it, and that what it adds on top (loopback,
+        // Kestrel, the client's own code and wake-ups) is small: p50 ≤ 1 ms, p95 ≤ 3 ms, p99 ≤ 3 ms. This VM
+        // also has seconds in which every wake-up after an idle wait is late (one run here: 4.2 ms added at the
+        // median for the runner, 13 ms at most for a minimal HttpClient loop right after it) and delays ~1 % of
+        // wake-ups by ~3.5 ms at any time. So each bound is raised to what a minimal client added in the same
+        // moment (its p50 + 0.5 ms, p95 + 1 ms, maximum + 1 ms) where that is higher, and the verdict is the best
+        // of up to three attempts, as seed 000's author took the best of ~20 go-wrk runs.
         var attempts = new List<string>();
         for (var attempt = 1; attempt <= Attempts; attempt++)
         {
@@ -38,35 +43,55 @@ public class HttpAccuracyTests
             {
                 Url = url.ToString(), Requests = requests, Concurrency = 1, WarmupRequests = 20,
             });
+            var held = await target.TakeHeldAsync();
 
             Assert.Equal(requests + 20, samples.Count);
+            Assert.Equal(requests + 20, held.Length);
             Assert.Equal(requests, stats.Count);
             Assert.Equal(0, stats.Errors);
-            var l = stats.Latency!;
-            Assert.True(l.MinNs >= d, $"min {l.MinNs} ns is below the server's delay {d} ns");
-            Assert.True(l.P50Ns >= d, $"median {l.P50Ns} ns is below the server's delay {d} ns");
+            Assert.True(stats.Latency!.MinNs >= d, $"min {stats.Latency.MinNs} ns is below the server's delay {d} ns");
+            var ordered = samples.OrderBy(s => s.Index).ToList();
+            for (var i = 0; i < ordered.Count; i++)
+                Assert.True(ordered[i].LatencyNs >= held[i], $"request #{i} measured {ordered[i].LatencyNs} ns, shorter than the target held it ({held[i]} ns)");
 
-            var bound = Math.Max(d + 3 * Ms, await PlainClientMaxAsync(url, requests) + 1 * Ms);
-            if (l.P50Ns <= d + 1 * Ms && l.P95Ns <= d + 3 * Ms && l.P99Ns <= bound) return;
-            attempts.Add($"attempt {attempt}: p50 {l.P50Ns / 1e6:F3} ms, p95 {l.P95Ns / 1e6:F3} ms, p99 {l.P99Ns / 1e6:F3} ms (bound {bound / 1e6:F3}); slowest " +
-                string.Join(", ", samples.OrderByDescending(s => s.LatencyNs).Take(5).Select(s => $"#{s.Index} {s.LatencyNs / 1e6:F3}")));
+            var added = ordered.Select((s, i) => (s.Index, Ns: s.LatencyNs - held[i])).Skip(20).ToList();
+            var runner = AddedLadder.Of(added.Select(a => a.Ns));
+            var plain = await PlainClientAddedAsync(target, url, requests);
+            var (p50Bound, p95Bound, p99Bound) = (Math.Max(1 * Ms, plain.P50 + Ms / 2), Math.Max(3 * Ms, plain.P95 + 1 * Ms), Math.Max(3 * Ms, plain.Max + 1 * Ms));
+            if (runner.P50 <= p50Bound && runner.P95 <= p95Bound && runner.P99 <= p99Bound) return;
+            attempts.Add($"attempt {attempt}: added {runner} (bounds p50 {p50Bound / 1e6:F3}, p95 {p95Bound / 1e6:F3}, p99 {p99Bound / 1e6:F3}); minimal client added {plain}; latency p50 {stats.Latency.P50Ns / 1e6:F3} ms, " +
+                $"held p50 {Percentile.NearestRank(held.Skip(20).Order().ToList(), 500) / 1e6:F3} ms; most added " +
+                string.Join(", ", added.OrderByDescending(a => a.Ns).Take(5).Select(a => $"#{a.Index} {a.Ns / 1e6:F3}")));
         }
-        Assert.Fail($"p50 ≤ {delayMs} + 1 ms, p95 ≤ {delayMs} + 3 ms and p99 within bound in none of {Attempts} attempts:\n{string.Join("\n", attempts)}");
+        Assert.Fail($"what the runner added was within bounds in none of {Attempts} attempts:\n{string.Join("\n", attempts)}");
     }
 
-    /// <summary>The slowest request seen by the simplest possible client: one HttpClient, one request at a time.</summary>
-    static async Task<long> PlainClientMaxAsync(Uri url, int requests)
+    /// <summary>What the simplest possible client (one HttpClient, one request at a time) added to the target's hold times.</summary>
+    static async Task<AddedLadder> PlainClientAddedAsync(KestrelTarget target, Uri url, int requests)
     {
         using var client = new HttpClient();
-        long slowest = 0;
+        var latencies = new List<long>();
         for (var i = 0; i < requests + 5; i++)
         {
             var start = Stopwatch.GetTimestamp();
             using var response = await client.GetAsync(url);
             await response.Content.ReadAsByteArrayAsync();
-            if (i >= 5) slowest = Math.Max(slowest, Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start));
+            latencies.Add(Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start));
         }
-        return slowest;
+        var held = await target.TakeHeldAsync();
+        return AddedLadder.Of(latencies.Zip(held).Skip(5).Select(p => p.First - p.Second));
+    }
+
+    /// <summary>Nearest-rank p50, p95, p99 and the maximum of what a client added to the target's hold time, in ns.</summary>
+    sealed record AddedLadder(long P50, long P95, long P99, long Max)
+    {
+        public static AddedLadder Of(IEnumerable<long> addedNs)
+        {
+            var sorted = addedNs.Order().ToList();
+            return new(Percentile.NearestRank(sorted, 500), Percentile.NearestRank(sorted, 950), Percentile.NearestRank(sorted, 990), sorted[^1]);
+        }
+
+        public override string ToString() => $"p50 {P50 / 1e6:F3}, p95 {P95 / 1e6:F3}, p99 {P99 / 1e6:F3}, max {Max / 1e6:F3} ms";
     }
 
     /// <summary>
