@@ -63,6 +63,7 @@ public static class CoreServices
         services.AddScoped<RunRetention>();
         services.AddScoped<RunHistory>();
         services.AddScoped<Comparisons.ComparisonQueries>();
+        services.AddScoped<Comparisons.VerdictEvidence>();
         services.AddScoped<BenchmarkStore>();
         return services;
     }

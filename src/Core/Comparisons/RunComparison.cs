@@ -5,31 +5,59 @@ namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>
 /// Two or more items side by side: seed 000's table (each figure as a percentage of the baseline), a
-/// bootstrap verdict on median and p95 for each item against the baseline, and every parameter or
-/// environment field that differs, with warnings when more than one thing changed.
+/// verdict on median and p95 for each item against the baseline, and every parameter or environment field
+/// that differs, with warnings when more than one thing changed. Each verdict's interval includes the
+/// variation its evidence allows (<see cref="NoiseModel"/>): interleaved variants of one run are compared by a
+/// block bootstrap, groups of separate runs by a hierarchical one, single runs by their requests widened to the
+/// spread of identical earlier runs, and without such a history no difference is called.
 /// </summary>
 public sealed record RunComparison(
     IReadOnlyList<ComparedItem> Items, string BaselineKey, IReadOnlyList<ComparisonRow> Rows,
-    IReadOnlyList<Verdict> Verdicts, IReadOnlyList<FieldDifference> Differences, IReadOnlyList<string> Warnings, int Seed)
+    IReadOnlyList<Verdict> Verdicts, IReadOnlyList<FieldDifference> Differences, IReadOnlyList<string> Warnings, int Seed, double Margin = Comparisons.Verdicts.DefaultMargin)
 {
     /// <param name="shownParameters">The parameters JSON as the reader may see it; the identity for tests and administrators.</param>
-    public static RunComparison Build(IReadOnlyList<ComparedItem> items, string baselineKey, int seed = Bootstrap.DefaultSeed, Func<string, string>? shownParameters = null)
+    /// <param name="margin">Within ± this relative change an interval that lies inside it is called equivalent.</param>
+    public static RunComparison Build(IReadOnlyList<ComparedItem> items, string baselineKey, int seed = Bootstrap.DefaultSeed,
+        Func<string, string>? shownParameters = null, double margin = Comparisons.Verdicts.DefaultMargin)
     {
         var baseline = items.Single(i => i.Key == baselineKey);
         var rows = BaselineComparison.Compare(items.Select(i => (i.Key, i.Statistics)).ToList(), baselineKey);
-        var baseLatencies = baseline.SortedLatencies;
 
         var verdicts = new List<Verdict>();
         foreach (var item in items.Where(i => i.Key != baselineKey))
-        {
-            var latencies = item.SortedLatencies;
             foreach (var (metric, permille) in Comparisons.Verdicts.Metrics)
-                if (Bootstrap.ChangeOfSorted(baseLatencies, latencies, permille, seed: seed) is { } change)
-                    verdicts.Add(new Verdict(item.Key, metric, change, Comparisons.Verdicts.Describe(change)));
-        }
+                if (Judge(baseline, item, metric, permille, seed, margin) is { } verdict)
+                    verdicts.Add(verdict);
 
         var differences = FieldDifferences.Between(items, shownParameters ?? (json => json));
-        return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed);
+        return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed, margin);
+    }
+
+    /// <summary>One item against the baseline on one percentile, by the strongest noise model their evidence allows.</summary>
+    static Verdict? Judge(ComparedItem baseline, ComparedItem item, string metric, int permille, int seed, double margin)
+    {
+        var requestsOnly = Bootstrap.ChangeOfSorted(baseline.SortedLatencies, item.SortedLatencies, permille, seed: seed);
+        if (requestsOnly is null) return null;
+        var (noise, change, spread) = Evidence(baseline, item, permille, seed, requestsOnly);
+        var call = Comparisons.Verdicts.Call(change, noise, margin);
+        return new Verdict(item.Key, metric, change, noise, call, Comparisons.Verdicts.Describe(change, call, margin),
+            Comparisons.Verdicts.Explain(noise, change, spread), requestsOnly);
+    }
+
+    static (NoiseModel, QuantileChange, RunToRunSpread?) Evidence(ComparedItem baseline, ComparedItem item, int permille, int seed, QuantileChange requestsOnly)
+    {
+        if (baseline.Interleaved && item.Interleaved && baseline.GroupRuns is null && item.GroupRuns is null && baseline.Run.Id == item.Run.Id
+            && baseline.Ordered is { } a && item.Ordered is { } b && BlockBootstrap.Change(a, b, permille, seed) is { } interleaved)
+            return (NoiseModel.Interleaved, interleaved, null);
+        if (baseline.RunLatencies is { Count: >= 2 } ra && item.RunLatencies is { Count: >= 2 } rb
+            && HierarchicalBootstrap.Change(ra, rb, permille, seed: seed) is { } grouped)
+            return (NoiseModel.RunGroups, grouped, null);
+        // Two sides of the same settings share one history (the same list): counted once.
+        var histories = new[] { baseline.History, item.History }.Where(h => h is not null)
+            .Select(h => h!.GetValueOrDefault(permille) ?? []).Distinct(ReferenceEqualityComparer.Instance).Cast<IReadOnlyList<double>>();
+        if (RunToRunSpread.Of(histories) is { } spread)
+            return (NoiseModel.RunHistory, spread.Widen(requestsOnly), spread);
+        return (NoiseModel.RequestsOnly, requestsOnly, null);
     }
 
     /// <summary>Below this process age at the start of a run, tiered JIT compilation is likely still going on.</summary>

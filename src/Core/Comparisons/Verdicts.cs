@@ -4,31 +4,79 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>An item's verdict against the baseline on one percentile.</summary>
-public sealed record Verdict(string ItemKey, string Metric, QuantileChange Change, string Text);
+/// <param name="Change">The change with the interval of <paramref name="Noise"/>.</param>
+/// <param name="RequestsOnly">The same change with requests resampled as if independent: what verdicts used to rest on, shown for contrast.</param>
+/// <param name="Explanation">Which variation the interval includes, in two sentences (<see cref="Verdicts.Explain"/>).</param>
+public sealed record Verdict(string ItemKey, string Metric, QuantileChange Change, NoiseModel Noise, VerdictCall Call, string Text, string Explanation, QuantileChange? RequestsOnly = null);
 
 public static class Verdicts
 {
     public static readonly (string Metric, int Permille)[] Metrics = [("median", 500), ("p95", 950)];
 
+    /// <summary>Within ± this relative change, two items whose interval lies inside it are called equivalent.</summary>
+    public const double DefaultMargin = 0.02;
+
     /// <summary>
-    /// "1.14× faster (95 % CI 1.10× to 1.18×)", "2.60× slower (…)", or "no significant difference (95 % CI 0.98×
-    /// to 1.02×)": the candidate's percentile against the baseline's, as a ratio that reads the same way for
-    /// small and large changes (the table beside it used to say 2,601.6 % of the baseline above "2501.6 % slower").
+    /// What the interval allows: "equivalent" when it lies inside ± <paramref name="margin"/>; "faster" or
+    /// "slower" when it excludes no change and the noise model includes run-to-run variation (or the variants
+    /// shared it, interleaved); "no clear difference" otherwise; "cannot tell" when the model is requests alone.
     /// </summary>
-    public static string Describe(QuantileChange c)
+    public static VerdictCall Call(QuantileChange c, NoiseModel noise, double margin)
+    {
+        if (noise == NoiseModel.RequestsOnly) return VerdictCall.CannotTell;
+        if (c.Lower >= -margin && c.Upper <= margin) return VerdictCall.Equivalent;
+        if (c.Upper < 0) return VerdictCall.Faster;
+        if (c.Lower > 0) return VerdictCall.Slower;
+        return VerdictCall.NoClearDifference;
+    }
+
+    /// <summary>
+    /// "1.14× faster (95 % CI 1.10× to 1.18×)", "2.60× slower (…)", "equivalent within ±2 % (95 % CI 0.99× to
+    /// 1.01×)", "no clear difference (…)", or "cannot tell from one run a side (requests alone: 1.09× slower, …)":
+    /// the candidate's percentile against the baseline's, as a ratio that reads the same way for small and large
+    /// changes (the table beside it used to say 2,601.6 % of the baseline above "2501.6 % slower").
+    /// </summary>
+    public static string Describe(QuantileChange c, VerdictCall call, double margin)
     {
         var level = (c.ConfidenceLevel * 100).ToString("0", CultureInfo.InvariantCulture);
-        if (!c.IsSignificant)
-            return $"no significant difference ({level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)})";
-        // The word follows the interval (which excludes no change); the point estimate of a discrete percentile
-        // can fall just outside it, so it is shown clamped into the interval.
+        var interval = $"{level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)}";
+        return call switch
+        {
+            VerdictCall.Equivalent => $"equivalent within ±{Percent(margin)} ({interval})",
+            VerdictCall.NoClearDifference => $"no clear difference ({interval})",
+            VerdictCall.CannotTell => $"cannot tell from one run a side (requests alone: {Direction(c, level)}); no history of identical runs shows how far apart such runs land",
+            _ => Direction(c, level),
+        };
+    }
+
+    /// <summary>The change in words with its interval; the word follows the interval, so it is only for one that excludes no change.</summary>
+    static string Direction(QuantileChange c, string level)
+    {
+        if (!c.IsSignificant) return $"no significant difference, {level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)}";
+        // The point estimate of a discrete percentile can fall just outside the interval: shown clamped into it.
         var change = Math.Clamp(c.Change, c.Lower, c.Upper);
         return c.Upper < 0
             ? $"{Times(1 / (1 + change))} faster ({level} % CI {Times(1 / (1 + c.Upper))} to {Times(1 / (1 + c.Lower))})"
             : $"{Times(1 + change)} slower ({level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)})";
     }
 
+    /// <summary>Two sentences on which variation the interval includes, for the page under the verdicts.</summary>
+    public static string Explain(NoiseModel noise, QuantileChange c, RunToRunSpread? spread = null) => noise switch
+    {
+        NoiseModel.Interleaved =>
+            $"The variants ran interleaved in one run, so drift of the machine and of the service hit them alike. The interval resamples blocks of {c.BlockLength ?? 1:N0} consecutive rounds, the same blocks for both, which keeps that pairing and the run's own correlation; it leaves out what would differ between separate runs (another machine, another hour).",
+        NoiseModel.RunGroups =>
+            $"Each side is several separate runs ({c.Runs?.Baseline ?? 0} and {c.Runs?.Candidate ?? 0}). The interval resamples the runs and then the requests within each, so the variation between runs (JIT, GC, CPU frequency, neighbours, the service's drift) is in it; with few runs a side it is wide, and honestly so.",
+        NoiseModel.RunHistory =>
+            $"One run a side: the interval is at least as wide as the spread of {spread?.Runs ?? 0} earlier identical runs of these settings (two such runs land up to ±{Percent(Math.Exp(spread?.HalfWidth ?? 0) - 1)} apart by chance). The requests alone would give a narrower interval that leaves that variation out.",
+        _ =>
+            "One run a side and no history of identical runs: the requests' interval leaves out the variation between runs (JIT, GC, CPU frequency, neighbours, drift), which is often several percent, so no difference is called. Interleave the variants in one run, repeat the runs (A B A B), or compare once the benchmark has three or more identical runs.",
+    };
+
     /// <summary>"1.14×", "26.0×": two decimals below 10×, so a 2 % change still shows.</summary>
     public static string Times(double ratio) =>
         (double.IsFinite(ratio) ? ratio.ToString(ratio < 10 ? "0.00" : ratio < 100 ? "0.0" : "#,0", CultureInfo.InvariantCulture) : "∞") + "×";
+
+    /// <summary>"2 %", "0.5 %", "12 %".</summary>
+    public static string Percent(double fraction) => (fraction * 100).ToString("0.#", CultureInfo.InvariantCulture) + " %";
 }

@@ -10,6 +10,12 @@ public sealed record QuantileChange(
 {
     /// <summary>The interval excludes "no change".</summary>
     public bool IsSignificant => Lower > 0 || Upper < 0;
+
+    /// <summary>Interleaved variants: how many consecutive rounds each resampled block held (<see cref="BlockBootstrap"/>).</summary>
+    public int? BlockLength { get; init; }
+
+    /// <summary>Groups of runs: how many runs each side had (<see cref="HierarchicalBootstrap"/>).</summary>
+    public (int Baseline, int Candidate)? Runs { get; init; }
 }
 
 /// <summary>

@@ -71,6 +71,27 @@ public sealed record RunStatistics(
             ErrorStatusCodes: measured.Where(s => s.Error != ErrorKind.None && s.StatusCode is not null).GroupBy(s => s.StatusCode!.Value).ToDictionary(g => g.Key, g => g.Count()));
     }
 
+    /// <summary>
+    /// Separate runs of the same thing taken as one: counts, bytes and time added up (so rates are over the time
+    /// all of them ran), latency ranked over <paramref name="pooledLatencies"/>; the connection ladders, which
+    /// a comparison does not show, are left out.
+    /// </summary>
+    public static RunStatistics Pooled(IReadOnlyList<RunStatistics> runs, IReadOnlyList<long> pooledLatencies)
+    {
+        var elapsed = runs.Sum(r => r.ElapsedNs);
+        var count = runs.Sum(r => r.Count);
+        var bytes = runs.Sum(r => r.TotalBytes);
+        var seconds = elapsed / 1e9;
+        static IReadOnlyDictionary<TKey, int> Added<TKey>(IEnumerable<IReadOnlyDictionary<TKey, int>?> all) where TKey : notnull =>
+            all.Where(d => d is not null).SelectMany(d => d!).GroupBy(e => e.Key).ToDictionary(g => g.Key, g => g.Sum(e => e.Value));
+        return new RunStatistics(count, runs.Sum(r => r.Errors), Added(runs.Select(r => r.ErrorsByKind)), runs.Sum(r => r.WarmupCount),
+            elapsed, bytes, seconds > 0 ? count / seconds : 0, seconds > 0 ? bytes / seconds : 0,
+            LatencyLadder.From(pooledLatencies), null, null, null,
+            new ResponseClasses(runs.Sum(r => r.Classes.Status1xx), runs.Sum(r => r.Classes.Status2xx), runs.Sum(r => r.Classes.Status3xx),
+                runs.Sum(r => r.Classes.Status4xx), runs.Sum(r => r.Classes.Status5xx), runs.Sum(r => r.Classes.Errors)),
+            runs[0].Cold, ErrorStatusCodes: Added(runs.Select(r => r.ErrorStatusCodes)));
+    }
+
     static ResponseClasses ClassesOf(List<Sample> measured)
     {
         int c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, errors = 0;

@@ -13,7 +13,7 @@ namespace BenchDashboard.Runner.Http;
 /// model: requests start on the schedule of <c>rate</c> and <c>stages</c> (<see cref="OpenLoad"/>), each on a
 /// free one of the connections. Warm-up requests go first, back to back on the same connections, and finish
 /// before measurement starts. Sample indexes number requests in the order they started, across connections,
-/// so index 0 is the run's cold first request.
+/// so index 0 is the run's cold first request. With variants the run interleaves them (<see cref="InterleavedHttpRun"/>).
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
 {
@@ -22,6 +22,11 @@ public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {
         var parameters = Json.Deserialize<HttpParameters>(context.ParametersJson);
+        if (parameters.Variants is { Count: > 0 })
+        {
+            await InterleavedAsync(parameters, context, ct);
+            return;
+        }
         ThreadPoolGuard.EnsureCovers(parameters.Concurrency);
         var connections = Enumerable.Range(0, parameters.Concurrency).Select(i => new HttpConnection(i, parameters, policy)).ToArray();
         try
@@ -52,14 +57,29 @@ public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
         }
         finally
         {
-            var evidence = new CachingEvidence();
-            foreach (var connection in connections)
-            {
-                evidence.MergeFrom(connection.Evidence);
-                connection.Dispose();
-            }
-            context.CachingEvidence = evidence;
+            context.CachingEvidence = EvidenceOf(connections);
+            foreach (var connection in connections) connection.Dispose();
         }
+    }
+
+    async Task InterleavedAsync(HttpParameters parameters, RunContext context, CancellationToken ct)
+    {
+        using var run = new InterleavedHttpRun(parameters, context, policy);
+        try
+        {
+            await run.ExecuteAsync(ct);
+        }
+        finally
+        {
+            context.CachingEvidence = EvidenceOf(run.Connections);
+        }
+    }
+
+    static CachingEvidence EvidenceOf(IEnumerable<HttpConnection> connections)
+    {
+        var evidence = new CachingEvidence();
+        foreach (var connection in connections) evidence.MergeFrom(connection.Evidence);
+        return evidence;
     }
 
     /// <summary>Every connection sends until <paramref name="claim"/> hands out no more indexes (−1).</summary>

@@ -18,17 +18,32 @@ public static class CompareApi
     /// <summary>
     /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
     /// the compare page; <c>format=csv</c> gives seed 000's table as CSV; <c>latency=service</c> compares the
-    /// service time of open-model runs instead of their corrected latency.
+    /// service time of open-model runs instead of their corrected latency. An item may be a group of separate runs,
+    /// <c>12+14+16</c> (a space counts as '+'); <c>margin</c> is the equivalence margin in percent (default 2).
     /// </summary>
     static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
-        string[]? items, string? baseline, int? seed, string? format, string? latency, ComparisonQueries queries, HttpContext context, CancellationToken ct)
+        string[]? items, string? baseline, int? seed, string? format, string? latency, string? margin, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
-        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis);
+        if (!TryParseMargin(margin, out var fraction))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["margin"] = [MarginMessage] });
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction);
         if (comparison is null) return TypedResults.ValidationProblem(errors);
         if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
         return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");
+    }
+
+    public const string MarginMessage = "The margin is a percentage from 0 to 50, e.g. margin=2 for ±2 %.";
+
+    /// <summary>The equivalence margin from a query's percentage ("2", "0.5"); the default when absent.</summary>
+    public static bool TryParseMargin(string? percent, out double fraction)
+    {
+        fraction = Verdicts.DefaultMargin;
+        if (string.IsNullOrWhiteSpace(percent)) return true;
+        if (!double.TryParse(percent, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value) || value < 0 || value > 50) return false;
+        fraction = value / 100;
+        return true;
     }
 
     /// <summary>Accepts both <c>items=1,2</c> and <c>items=1&amp;items=2</c>.</summary>

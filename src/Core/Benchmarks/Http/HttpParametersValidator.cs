@@ -60,12 +60,15 @@ public static class HttpParametersValidator
         if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either a request count or a duration, not both.");
         LoadModelValidator.Validate(p, limits, repeats: 1, Add);
+        ValidateVariants(p, limits, Add);
         if (p.Requests is { } n && (n < 1 || n > limits.MaxRequests))
             Add("requests", $"Requests must be between 1 and {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
         if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))
             Add("durationSeconds", $"Duration must be between 1 and {limits.MaxDurationSeconds:N0} seconds (RunLimits:MaxDurationSeconds).");
         if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
             Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
+        else if (p.Variants is { Count: > 1 } variants && p.Concurrency * variants.Count > limits.MaxConcurrency)
+            Add("concurrency", $"Each variant has its own {p.Concurrency:N0} connections: {p.Concurrency * variants.Count:N0} in all, at most {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
         if (p.Requests is { } r && p.Concurrency > r)
             Add("concurrency", "Concurrency cannot exceed the request count.");
         if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
@@ -74,6 +77,43 @@ public static class HttpParametersValidator
             Add("warmupRequests", $"Warm-up requests must be between 0 and {limits.MaxWarmupRequests:N0} (RunLimits:MaxWarmupRequests).");
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
+    }
+
+    public const int MinVariants = 2;
+    public const int MaxVariants = 8;
+    public const int MaxInterleaveBlock = 1000;
+    public const int MaxVariantNameLength = 32;
+
+    /// <summary>
+    /// Variants: 2 to 8, distinct names that can stand in a compare key ("12/A": letters, digits, '.', '_', '-'),
+    /// each setting some field, and each variant's own fields valid as a run's would be (keyed "variants[1].url").
+    /// </summary>
+    static void ValidateVariants(HttpParameters p, RunLimits limits, Action<string, string> add)
+    {
+        if (p.InterleaveBlock < 1 || p.InterleaveBlock > MaxInterleaveBlock)
+            add("interleaveBlock", $"The interleave block must be between 1 and {MaxInterleaveBlock:N0} requests.");
+        if (p.Variants is not { } variants) return;
+        if (variants.Count < MinVariants || variants.Count > MaxVariants)
+        {
+            add("variants", $"Give {MinVariants} to {MaxVariants} variants, or leave variants out.");
+            return;
+        }
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        for (var i = 0; i < variants.Count; i++)
+        {
+            var field = $"variants[{i}]";
+            if (variants[i] is not { } variant) { add(field, "A variant is an object such as {\"name\": \"B\", \"url\": \"…\"}."); continue; }
+            var name = HttpVariant.NameAt(variant.Name, i);
+            if (name.Length > MaxVariantNameLength || !name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-'))
+                add($"{field}.name", $"A variant's name is 1 to {MaxVariantNameLength} letters, digits, '.', '_' or '-' (it names the series, as in a compare key 12/{Shown(name)}).");
+            else if (!names.Add(name))
+                add($"{field}.name", $"Two variants are named '{name}'; each needs its own name.");
+            // A variant that sets nothing is allowed: two identical variants are an A/A check of the setup itself.
+            var own = Validate(variant.Over(p), limits);
+            foreach (var changed in variant.SetFields())
+                foreach (var message in own.GetValueOrDefault(changed) ?? [])
+                    add($"{field}.{changed}", message);
+        }
     }
 
     /// <summary>A name as a message may quote it: not too long, no control characters.</summary>

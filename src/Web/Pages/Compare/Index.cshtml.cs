@@ -24,7 +24,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
     /// <summary>Whether some compared run is open-model, so that the two latencies differ and the page offers both.</summary>
     public bool HasOpenModel => Basis == LatencyBasis.Service || Comparison?.Items.Any(i => i.Statistics.IsOpenModel) == true;
 
-    public async Task OnGetAsync(string[]? items, string? baseline, int? seed, string? latency, CancellationToken ct)
+    public async Task OnGetAsync(string[]? items, string? baseline, int? seed, string? latency, string? margin, CancellationToken ct)
     {
         Keys = CompareApi.SplitItems(items);
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
@@ -32,10 +32,15 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
             Errors = new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] };
             Keys = [];
         }
+        if (!CompareApi.TryParseMargin(margin, out var fraction))
+        {
+            Errors = new Dictionary<string, string[]> { ["margin"] = [CompareApi.MarginMessage] };
+            Keys = [];
+        }
         Basis = basis;
         if (Keys.Count > 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis);
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis, fraction);
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
@@ -45,11 +50,13 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
 
     /// <summary>The permalink of this comparison with another baseline (or latency basis).</summary>
     public string LinkWithBaseline(string baseline, LatencyBasis? basis = null) =>
-        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}{LatencyQuery(basis ?? Basis)}";
+        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}{LatencyQuery(basis ?? Basis)}{MarginQuery}";
 
     public string CsvLink => ApiLink + "&format=csv";
 
-    public string ApiLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}{LatencyQuery(Basis)}";
+    public string ApiLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}{LatencyQuery(Basis)}{MarginQuery}";
+
+    string MarginQuery => Comparison!.Margin == Verdicts.DefaultMargin ? "" : "&margin=" + (Comparison.Margin * 100).ToString("0.###", System.Globalization.CultureInfo.InvariantCulture);
 
     static string LatencyQuery(LatencyBasis basis) => LatencyBasisQuery.Name(basis) is { } name ? "&latency=" + name : "";
 }

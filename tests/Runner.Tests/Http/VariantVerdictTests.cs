@@ -1,0 +1,161 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Runner.Tests.Http;
+
+/// <summary>
+/// Issue 15's known-truth checks on real loopback targets: variants interleaved in one run, A/A pairs that must
+/// not be called different, and a true 10 % shift that must be. Verdicts are built as the compare page builds them
+/// (<see cref="RunComparison"/>), from what the real executor measured.
+/// </summary>
+public class VariantVerdictTests
+{
+    [Fact]
+    public async Task VariantsTakeTurnsOnTheirOwnConnectionsAndEachGetsItsCount()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var (samples, _, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url("/ok").ToString(), Requests = 30, Concurrency = 2, WarmupRequests = 4, InterleaveBlock = 3,
+            Variants = [new HttpVariant(), new HttpVariant { Name = "big", Url = target.Url("/ok?size=4096").ToString() }],
+        });
+
+        Assert.Equal(Enumerable.Range(0, 68), samples.Select(s => s.Index)); // (30 + 4) × 2 variants, numbered without gaps
+        Assert.Equal(["A", "big"], samples.Select(s => s.Series).Distinct().Order());
+        Assert.All(samples.Where(s => s.Series == "big"), s => Assert.Equal(4096, s.Bytes));
+        Assert.Equal(30, samples.Count(s => s.Series == "A" && !s.IsWarmup));
+        Assert.Equal(30, samples.Count(s => s.Series == "big" && !s.IsWarmup));
+        // One worker's requests go three of A, three of big, …: never more than a block of one variant in a row.
+        foreach (var worker in samples.Where(s => !s.IsWarmup).GroupBy(s => s.Connection))
+        {
+            var runs = worker.OrderBy(s => s.Index).Select(s => s.Series).Aggregate(new List<(string? Series, int Length)>(), (acc, series) =>
+            {
+                if (acc.Count > 0 && acc[^1].Series == series) acc[^1] = (series, acc[^1].Length + 1);
+                else acc.Add((series, 1));
+                return acc;
+            });
+            Assert.All(runs, r => Assert.InRange(r.Length, 1, 3));
+        }
+    }
+
+    [Fact]
+    public async Task InterleavedAToAIsRarelyCalledDifferent()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var url = target.Url("/ok").ToString();
+        await HttpRun.ExecuteAsync(new HttpParameters { Url = url, DurationSeconds = 2, Concurrency = 4 }); // the client's JIT settles first
+
+        // 20 runs, both variants the very same fast target. At the 95 % level about 1 in 20 intervals excludes no
+        // change even when all is right, so at most 2 may be called; an A/A check of 20 can still miss that bound by
+        // chance (7.5 % for a perfectly calibrated interval), so the experiment is repeated once before failing.
+        var reports = new List<string>();
+        for (var experiment = 0; experiment < 2; experiment++)
+        {
+            var calls = new List<string>();
+            for (var run = 0; run < 20; run++)
+            {
+                var verdict = await InterleavedVerdictAsync(new HttpParameters
+                {
+                    Url = url, Requests = 300, Concurrency = 1, WarmupRequests = 20, Variants = [new HttpVariant(), new HttpVariant()],
+                }, seed: run);
+                Assert.Equal(NoiseModel.Interleaved, verdict.Noise);
+                if (verdict.Call is VerdictCall.Faster or VerdictCall.Slower) calls.Add(verdict.Text);
+            }
+            if (calls.Count <= 2) return;
+            reports.Add($"experiment {experiment + 1}: {calls.Count} of 20 called: {string.Join("; ", calls)}");
+        }
+        Assert.Fail(string.Join("\n", reports));
+    }
+
+    [Fact]
+    public async Task ATrueTenPercentShiftIsCalledSlowerAndNoShiftEquivalent()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/delay?ms=10").ToString(), DurationSeconds = 2, Concurrency = 8 });
+
+        var shifted = await InterleavedVerdictAsync(new HttpParameters
+        {
+            Url = target.Url("/delay?ms=10").ToString(), Requests = 150, Concurrency = 1, WarmupRequests = 10,
+            Variants = [new HttpVariant { Name = "ten" }, new HttpVariant { Name = "eleven", Url = target.Url("/delay?ms=11").ToString() }],
+        });
+        Assert.Equal(VerdictCall.Slower, shifted.Call);
+        // The target holds 10 and 11 ms; loopback and the client add the same o (≈ 0.3 ms) to both, so the true change
+        // of what is measured is (11 + o) / (10 + o) − 1: 10 % at o = 0, 9.1 % at o = 1 ms. The interval must reach that range.
+        Assert.True(shifted.Change.Lower <= 0.10 && shifted.Change.Upper >= 0.09, shifted.Text);
+
+        var same = await InterleavedVerdictAsync(new HttpParameters
+        {
+            Url = target.Url("/delay?ms=10").ToString(), Requests = 150, Concurrency = 1, WarmupRequests = 10,
+            Variants = [new HttpVariant(), new HttpVariant()],
+        });
+        Assert.Equal(VerdictCall.Equivalent, same.Call);
+        Assert.StartsWith("equivalent within ±2 %", same.Text);
+    }
+
+    [Fact]
+    public async Task SeparateAToAPairsAreNeverCalledWithoutHistoryAndRarelyWithIt()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var parameters = new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 400, Concurrency = 1, WarmupRequests = 50 };
+        await HttpRun.ExecuteAsync(parameters with { Requests = null, DurationSeconds = 2, Concurrency = 4, WarmupRequests = 0 });
+
+        long id = 0;
+        async Task<ComparedItem> RunAsync()
+        {
+            var (samples, stats, _) = await HttpRun.ExecuteAsync(parameters);
+            return ItemOf(++id, parameters, samples.Where(s => !s.IsWarmup).ToList(), stats);
+        }
+
+        // 10 pairs, one run a side, no history: requests alone never make a call.
+        var pairs = new List<(ComparedItem A, ComparedItem B)>();
+        for (var i = 0; i < 10; i++) pairs.Add((await RunAsync(), await RunAsync()));
+        foreach (var (a, b) in pairs)
+            Assert.Equal(VerdictCall.CannotTell, RunComparison.Build([a, b], a.Key).Verdicts.Single(v => v.Metric == "median").Call);
+
+        // With a history of 5 identical runs, at most one pair may be called (the 95 % level expects half of one; the
+        // experiment is repeated once with a fresh history before failing, as one in ~12 perfectly calibrated ones fails).
+        var reports = new List<string>();
+        for (var experiment = 0; experiment < 2; experiment++)
+        {
+            var history = new List<ComparedItem>();
+            for (var i = 0; i < 5; i++) history.Add(await RunAsync());
+            IReadOnlyDictionary<int, IReadOnlyList<double>> figures = Verdicts.Metrics.ToDictionary(m => m.Permille,
+                m => (IReadOnlyList<double>)history.Select(h => (double)Percentile.NearestRank(h.SortedLatencies, m.Permille)).ToList());
+            var calls = pairs.Select(p => RunComparison.Build([p.A with { History = figures }, p.B with { History = figures }], p.A.Key).Verdicts.Single(v => v.Metric == "median"))
+                .Where(v => v.Call is VerdictCall.Faster or VerdictCall.Slower).Select(v => v.Text).ToList();
+            if (calls.Count <= 1) return;
+            reports.Add($"experiment {experiment + 1}: {calls.Count} of 10 called: {string.Join("; ", calls)}");
+            pairs = [];
+            for (var i = 0; i < 10; i++) pairs.Add((await RunAsync(), await RunAsync()));
+        }
+        Assert.Fail(string.Join("\n", reports));
+    }
+
+    /// <summary>The median verdict of a run's second variant against its first, as the compare page gives it for "1/B" vs "1/A".</summary>
+    static async Task<Verdict> InterleavedVerdictAsync(HttpParameters parameters, int seed = Bootstrap.DefaultSeed)
+    {
+        var (samples, _, _) = await HttpRun.ExecuteAsync(parameters);
+        var names = parameters.Resolved().Select(v => v.Name).ToList();
+        var series = SeriesStatistics.From(samples);
+        var items = names.Select(name =>
+        {
+            var measured = samples.Where(s => s.Series == name && !s.IsWarmup && s.Error == ErrorKind.None).OrderBy(s => s.Index).ToList();
+            var statistics = series.Single(s => s.Name == name);
+            Assert.True(statistics.Interleaved);
+            return ItemOf(1, parameters, measured, statistics.Statistics, name) with { Interleaved = true, Ordered = measured.Select(s => s.LatencyNs).ToArray() };
+        }).ToList();
+        return RunComparison.Build(items, items[0].Key, seed).Verdicts.Single(v => v.Metric == "median");
+    }
+
+    static ComparedItem ItemOf(long runId, HttpParameters parameters, List<Sample> measured, RunStatistics statistics, string? series = null)
+    {
+        var run = new Run { Id = runId, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters), Status = RunStatus.Completed };
+        var sorted = measured.Select(s => s.LatencyNs).Order().ToArray();
+        var key = series is null ? $"{runId}" : $"{runId}/{series}";
+        return new ComparedItem(key, key, run, series, statistics, sorted, new LatencyShape(0, [], [], []));
+    }
+}
