@@ -3,6 +3,7 @@ using System.Text.Json.Serialization;
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>Which variation a verdict's interval includes: what decides whether it may call a difference.</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<NoiseModel>))]
 public enum NoiseModel
 {
     /// <summary>Variants interleaved in one run: a paired block bootstrap over consecutive rounds (<see cref="Statistics.BlockBootstrap"/>).</summary>
@@ -19,6 +20,7 @@ public enum NoiseModel
 }
 
 /// <summary>What a verdict says.</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<VerdictCall>))]
 public enum VerdictCall
 {
     [JsonStringEnumMemberName("faster")] Faster,

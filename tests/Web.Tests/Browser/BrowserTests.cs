@@ -169,10 +169,14 @@ public sealed class BrowserTests(PublishedOutput published)
     {
         await using var dashboard = await StartAsync();
         await using var browser = await Browser.StartAsync();
-        var baseline = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=2", requests = 300, warmupRequests = 20 });
-        await dashboard.UntilEndedAsync(baseline);
-        var slower = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=8", requests = 300, warmupRequests = 20 });
-        await dashboard.UntilEndedAsync(slower);
+        // Two variants interleaved in one run: the verdict pairs their turns (issue 15).
+        var run = await dashboard.RunAsync(new
+        {
+            kind = "http", url = $"{dashboard.Url}/target/delay?ms=2", requests = 150, warmupRequests = 10,
+            variants = new object[] { new { name = "fast" }, new { name = "slow", url = $"{dashboard.Url}/target/delay?ms=8" } },
+        });
+        await dashboard.UntilEndedAsync(run);
+        var (baseline, slower) = ($"{run}/fast", $"{run}/slow");
 
         var page = await browser.OpenAsync($"{dashboard.Url}/compare?items={baseline},{slower}");
         var median = page.Locator($"#verdicts tr[data-item='{slower}'] td.verdict").First;
@@ -180,6 +184,7 @@ public sealed class BrowserTests(PublishedOutput published)
         Assert.Contains("worse", await median.GetAttributeAsync("class"));
         Assert.Equal("rgb(192, 52, 43)", await median.EvaluateAsync<string>("e => getComputedStyle(e).color")); // the red of var(--bad)
         Assert.Contains("× slower", await page.Locator($"#comparison tr[data-item='{slower}'] td[data-metric='Median'] .ratio").TextContentAsync());
+        Assert.Contains("ran interleaved in one run", await page.Locator("#verdict-noise").TextContentAsync());
         await Browser.ScreenshotAsync(page, "compare");
         Assert.Empty(browser.Errors);
     }

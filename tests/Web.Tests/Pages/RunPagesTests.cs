@@ -88,6 +88,36 @@ public class RunPagesTests
     }
 
     [Fact]
+    public async Task AVariantRowOfTheFormAddsInterleavedVariantsAndTheEditorShowsThemAgain()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var fields = HttpFields(target.Url("/ok").ToString(), "30");
+        fields["Http.FirstVariantName"] = "small";
+        fields["Http.Variants[0].Name"] = "big";
+        fields["Http.Variants[0].Url"] = target.Url("/ok?size=4096").ToString();
+        fields["Http.Variants[1].Url"] = ""; // an untouched row adds nothing
+        fields["Http.InterleaveBlock"] = "1";
+        var response = await FormPost.SubmitAsync(client, "/runs/new", fields);
+
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        var id = long.Parse(response.Headers.Location!.OriginalString["/runs/".Length..]);
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+        var variants = run.GetProperty("parameters").GetProperty("variants");
+        Assert.Equal(2, variants.GetArrayLength());
+        Assert.Equal(("small", "big"), (variants[0].GetProperty("name").GetString(), variants[1].GetProperty("name").GetString()));
+        Assert.Equal(JsonValueKind.Null, variants[0].GetProperty("url").ValueKind); // the first variant is the fields above
+        Assert.Equal(["small", "big"], run.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
+
+        // A variant's field that is wrong comes back beside the variants, saying which.
+        fields["Http.Variants[0].Url"] = "ftp://nowhere";
+        var bad = WebUtility.HtmlDecode(await (await FormPost.SubmitAsync(client, "/runs/new", fields)).Content.ReadAsStringAsync());
+        Assert.Matches("data-valmsg-for=\"Http.Variants\"[^>]*>variants\\[1\\]\\.url: Enter an absolute", bad);
+    }
+
+    [Fact]
     public async Task TheRunsListFiltersByStatusNewestFirst()
     {
         await using var app = new DashboardFactory(new() { ["Runner:Embedded"] = "false" });

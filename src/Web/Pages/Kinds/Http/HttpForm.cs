@@ -22,6 +22,21 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
     public int TimeoutMs { get; set; } = 10_000;
     public int WarmupRequests { get; set; }
 
+    /// <summary>
+    /// Other variants measured interleaved with the one above, each with only the fields that differ (issue 15).
+    /// The form shows the filled ones and one empty row more; "Add a variant" reveals further rows.
+    /// </summary>
+    public List<HttpVariantForm> Variants { get; set; } = [];
+
+    /// <summary>The name of the variant the fields above describe, when there are others.</summary>
+    public string FirstVariantName { get; set; } = "A";
+    public int InterleaveBlock { get; set; } = 1;
+
+    /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
+    public IReadOnlyList<HttpVariantForm> VariantRows =>
+        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, HttpParametersValidator.MaxVariants).Select(_ => new HttpVariantForm()))
+            .Take(HttpParametersValidator.MaxVariants - 1).ToList();
+
     public override HttpParameters ToParameters(Dictionary<string, string[]> errors)
     {
         var headers = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);
@@ -48,7 +63,17 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
             KeepAlive = KeepAlive,
             TimeoutMs = TimeoutMs,
             WarmupRequests = WarmupRequests,
+            Variants = VariantsOf(errors),
+            InterleaveBlock = InterleaveBlock,
         };
+    }
+
+    /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
+    List<HttpVariant>? VariantsOf(Dictionary<string, string[]> errors)
+    {
+        var others = Variants.Where(v => !v.IsEmpty).ToList();
+        if (others.Count == 0) return null;
+        return [new HttpVariant { Name = FirstVariantName }, .. others.Select((v, i) => v.ToVariant(errors, $"variants[{i + 1}]"))];
     }
 
     public override void Load(HttpParameters p)
@@ -65,5 +90,60 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
         KeepAlive = p.KeepAlive;
         TimeoutMs = p.TimeoutMs;
         WarmupRequests = p.WarmupRequests;
+        InterleaveBlock = p.InterleaveBlock;
+        if (p.Variants is { Count: > 0 } variants)
+        {
+            // The first variant's own fields are folded into the fields above; the others keep what they change.
+            Load(variants[0].Over(p) with { Variants = null, InterleaveBlock = p.InterleaveBlock });
+            FirstVariantName = HttpVariant.NameAt(variants[0].Name, 0);
+            Variants = variants.Skip(1).Select((v, i) => HttpVariantForm.From(v, i + 1)).ToList();
+        }
     }
+}
+
+/// <summary>One more variant as the form binds it: blank fields are the first variant's.</summary>
+public sealed class HttpVariantForm
+{
+    public string? Name { get; set; }
+    public string? Url { get; set; }
+    public string? Method { get; set; }
+
+    /// <summary>One "Name: value" per line; replaces the first variant's headers when given.</summary>
+    public string? Headers { get; set; }
+    public string? Body { get; set; }
+
+    public bool IsEmpty => string.IsNullOrWhiteSpace(Name) && string.IsNullOrWhiteSpace(Url) && string.IsNullOrWhiteSpace(Method)
+        && string.IsNullOrWhiteSpace(Headers) && string.IsNullOrEmpty(Body);
+
+    public HttpVariant ToVariant(Dictionary<string, string[]> errors, string field)
+    {
+        Dictionary<string, string>? headers = null;
+        if (!string.IsNullOrWhiteSpace(Headers))
+        {
+            headers = new(StringComparer.OrdinalIgnoreCase);
+            foreach (var line in Headers.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            {
+                var colon = line.IndexOf(':');
+                if (colon <= 0) errors[$"{field}.headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
+                else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
+            }
+        }
+        return new HttpVariant
+        {
+            Name = string.IsNullOrWhiteSpace(Name) ? null : Name.Trim(),
+            Url = string.IsNullOrWhiteSpace(Url) ? null : Url.Trim(),
+            Method = string.IsNullOrWhiteSpace(Method) ? null : Method.Trim().ToUpperInvariant(),
+            Headers = headers,
+            Body = string.IsNullOrEmpty(Body) ? null : Body,
+        };
+    }
+
+    public static HttpVariantForm From(HttpVariant v, int position) => new()
+    {
+        Name = HttpVariant.NameAt(v.Name, position),
+        Url = v.Url,
+        Method = v.Method,
+        Headers = v.Headers is null ? null : string.Join("\n", v.Headers.Select(h => $"{h.Key}: {h.Value}")),
+        Body = v.Body,
+    };
 }
