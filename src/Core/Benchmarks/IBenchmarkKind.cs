@@ -44,6 +44,12 @@ public interface IBenchmarkKind
     PlannedLoad? Planned(object parameters);
 
     /// <summary>
+    /// The variants these parameters interleave in one run, each as the parameters of a plain run of it alone (for
+    /// A B A B … separate runs); empty for a kind or parameters without variants.
+    /// </summary>
+    IReadOnlyList<(string Name, object Parameters)> SeparateVariants(object parameters);
+
+    /// <summary>
     /// Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.
     /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
     /// </summary>
@@ -64,6 +70,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual IReadOnlyList<string> PlannedSeries(TParameters parameters) => [];
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
     public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
+    public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
 
     /// <summary>From the load fields (<see cref="ILoadParameters"/>) when the kind has them; a kind whose runs repeat them (cache phases) says how often.</summary>
     public virtual PlannedLoad? Planned(TParameters parameters) => parameters is ILoadParameters load ? PlannedLoad.Of(load) : null;
@@ -76,6 +83,8 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     IReadOnlyList<string> IBenchmarkKind.PlannedSeries(object parameters) => PlannedSeries((TParameters)parameters);
     string? IBenchmarkKind.BaselineSeries(object parameters) => BaselineSeries((TParameters)parameters);
     PlannedLoad? IBenchmarkKind.Planned(object parameters) => Planned((TParameters)parameters);
+    IReadOnlyList<(string Name, object Parameters)> IBenchmarkKind.SeparateVariants(object parameters) =>
+        SeparateVariants((TParameters)parameters).Select(v => (v.Name, (object)v.Parameters)).ToList();
     object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Figures((TParameters)parameters, series, samples);
 }

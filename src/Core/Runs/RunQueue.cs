@@ -26,6 +26,34 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
     }
 
+    /// <summary>
+    /// Several runs queued together, in the order given (A B A B … for separate variants): all of them, or none
+    /// when any is invalid; errors are keyed by the API's field names, prefixed with the position of a run they
+    /// belong to when the runs differ ("runs[1].url").
+    /// </summary>
+    public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct)
+    {
+        var errors = new Dictionary<string, string[]>();
+        var runs = new List<Run>();
+        for (var i = 0; i < parameters.Count; i++)
+        {
+            var kind = kinds.For(parameters[i].GetType());
+            foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
+                errors.TryAdd(field, messages);
+            runs.Add(new Run
+            {
+                Kind = kind.Name,
+                ParametersJson = Json.Serialize(parameters[i]),
+                Status = RunStatus.Queued,
+                QueuedUtcMs = time.GetUtcNow().ToUnixTimeMilliseconds(),
+            });
+        }
+        if (errors.Count > 0) return ([], errors);
+        db.Runs.AddRange(runs); // one SaveChanges: one transaction, ids in this order
+        await db.SaveChangesAsync(ct);
+        return (runs, errors);
+    }
+
     /// <summary>A run of a saved benchmark (run now, or a schedule slot), validated again against today's limits and target policy.</summary>
     public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {

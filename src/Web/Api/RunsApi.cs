@@ -49,8 +49,10 @@ public static class RunsApi
         if (kinds.Find(name) is not { } kind)
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = [$"Supported kinds: {string.Join(", ", kinds.All.Select(k => $"\"{k.Name}\""))}."] });
         body.Remove("kind");
+        if (!RepeatRequest.TryTake(body, out var repeat, out var refused)) return TypedResults.ValidationProblem(refused);
         try
         {
+            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, display, ct);
             var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)) with { Notices = result.Notices is { Count: > 0 } n ? n : null });
@@ -59,6 +61,29 @@ public static class RunsApi
         {
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { [ex.Path?.TrimStart('$', '.') is { Length: > 0 } path ? path : "body"] = [ex.Message] });
         }
+    }
+
+    /// <summary>
+    /// <c>repeat</c>: that many runs of the same parameters, queued together; with <c>separateRuns</c>, that many
+    /// rounds of one plain run per variant, A B A B … Answers the runs and the compare page of their groups.
+    /// </summary>
+    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, ParameterDisplay display, CancellationToken ct)
+    {
+        var variants = kind.SeparateVariants(parameters);
+        if (repeat.SeparateRuns && variants.Count == 0)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["separateRuns"] = ["separateRuns queues each variant as runs of its own: give variants too."] });
+        // Checked whole first, so a bad variant is keyed as it was sent ("variants[1].url").
+        if (await kind.ValidateAsync(parameters, ct) is { Count: > 0 } errors) return TypedResults.ValidationProblem(errors);
+        var order = repeat.SeparateRuns
+            ? Enumerable.Range(0, repeat.Times).SelectMany(_ => variants).ToList()
+            : Enumerable.Range(0, repeat.Times).Select(_ => (Name: "", Parameters: parameters)).ToList();
+        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct);
+        if (runs.Count == 0) return TypedResults.ValidationProblem(invalid);
+
+        var shown = Shown(request.HttpContext, display);
+        var groups = order.Zip(runs).GroupBy(p => p.First.Name).Select(g => string.Join("+", g.Select(p => p.Second.Id))).ToList();
+        var compare = repeat.SeparateRuns ? "/compare?items=" + Uri.EscapeDataString(string.Join(",", groups)) : null;
+        return TypedResults.Created($"/api/runs/{runs[0].Id}", new RepeatDto(runs.Select(r => RunDto.From(r, shown)).ToList(), groups, compare));
     }
 
     /// <summary>Runs, newest first; <c>?env=WEBSITE_DYNAMIC_CACHE&amp;envValue=2</c> filters by an environment field.</summary>

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
@@ -84,5 +85,60 @@ public class VerdictNoiseTests
         var one = await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = "http://127.0.0.1:1/x", requests = 10, variants = new object[] { new { name = "A" } } });
         Assert.Equal(HttpStatusCode.BadRequest, one.StatusCode);
         Assert.True((await one.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("errors").TryGetProperty("variants", out _));
+    }
+
+    [Fact]
+    public async Task RepeatQueuesEachVariantAsSeparateRunsInTurnAndLinksTheirGroups()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+
+        var response = await client.PostAsJsonAsync("/api/runs", new
+        {
+            kind = "http", url = target.Url("/delay?ms=1").ToString(), requests = 40, repeat = 3, separateRuns = true,
+            variants = new object[] { new { name = "one" }, new { name = "three", url = target.Url("/delay?ms=3").ToString() } },
+        });
+        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+        var body = await response.Content.ReadFromJsonAsync<JsonElement>();
+        var runs = body.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(6, runs.Count);
+        var urls = runs.Select(r => r.GetProperty("parameters").GetProperty("url").GetString()!).ToList();
+        Assert.All(urls.Where((_, i) => i % 2 == 0), u => Assert.EndsWith("ms=1", u)); // A B A B …
+        Assert.All(urls.Where((_, i) => i % 2 == 1), u => Assert.EndsWith("ms=3", u));
+        Assert.All(runs, r => Assert.Equal(JsonValueKind.Null, r.GetProperty("parameters").GetProperty("variants").ValueKind));
+        var ids = runs.Select(r => r.GetProperty("id").GetInt64()).ToList();
+        Assert.Equal([$"{ids[0]}+{ids[2]}+{ids[4]}", $"{ids[1]}+{ids[3]}+{ids[5]}"], body.GetProperty("groups").EnumerateArray().Select(g => g.GetString()));
+
+        foreach (var id in ids) await DashboardFactory.WaitForEndAsync(client, id);
+        var compare = body.GetProperty("compare").GetString()!;
+        Assert.StartsWith("/compare?items=", compare);
+        var api = await client.GetFromJsonAsync<JsonElement>("/api" + compare);
+        var median = Median(api);
+        Assert.Equal(("runGroups", "slower"), (median.GetProperty("noise").GetString(), median.GetProperty("call").GetString()));
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(compare)).StatusCode);
+    }
+
+    [Fact]
+    public async Task ARepeatThatCannotBeDoneQueuesNothing()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        async Task<JsonElement> RefusedAsync(object request)
+        {
+            var response = await client.PostAsJsonAsync("/api/runs", request);
+            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+            return (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("errors");
+        }
+
+        Assert.True((await RefusedAsync(new { kind = "http", url = "http://127.0.0.1:1/", requests = 5, repeat = 1 })).TryGetProperty("repeat", out _));
+        Assert.True((await RefusedAsync(new { kind = "http", url = "http://127.0.0.1:1/", requests = 5, repeat = "3" })).TryGetProperty("repeat", out _));
+        Assert.True((await RefusedAsync(new { kind = "http", url = "http://127.0.0.1:1/", requests = 5, repeat = 3, separateRuns = true })).TryGetProperty("separateRuns", out _));
+        Assert.True((await RefusedAsync(new
+        {
+            kind = "http", url = "http://127.0.0.1:1/", requests = 5, repeat = 3, separateRuns = true,
+            variants = new object[] { new { }, new { url = "ftp://x" } },
+        })).TryGetProperty("variants[1].url", out _));
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
     }
 }

@@ -28,4 +28,7 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
         $"{p.Method} {p.Url}" + (p.Variants is { Count: > 0 } ? $", variants {string.Join(", ", p.Resolved().Select(v => v.Name))} interleaved" : "");
 
     public override IReadOnlyList<string> PlannedSeries(HttpParameters p) => p.Resolved().Select(v => v.Name).ToList();
+
+    public override IReadOnlyList<(string Name, HttpParameters Parameters)> SeparateVariants(HttpParameters p) =>
+        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1 })).ToList();
 }

@@ -1,0 +1,34 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace BenchDashboard.Web.Api;
+
+/// <summary>
+/// The fields of a run request that ask for several runs rather than describe one: <c>repeat</c> (2 to
+/// <see cref="MaxTimes"/>) and <c>separateRuns</c>. Taken off the body before the kind reads its parameters.
+/// </summary>
+public sealed record RepeatRequest(int Times, bool SeparateRuns)
+{
+    public const int MaxTimes = 20;
+
+    public static bool TryTake(JsonObject body, out RepeatRequest? repeat, out Dictionary<string, string[]> errors)
+    {
+        repeat = null;
+        errors = [];
+        var times = body["repeat"];
+        var separate = body["separateRuns"];
+        body.Remove("repeat");
+        body.Remove("separateRuns");
+        if (times is null && separate is null) return true;
+        if (times is null || times.GetValueKind() != JsonValueKind.Number || !times.AsValue().TryGetValue(out int n) || n < 2 || n > MaxTimes)
+            errors["repeat"] = [$"repeat is a whole number of runs from 2 to {MaxTimes}."];
+        if (separate is not null && separate.GetValueKind() is not (JsonValueKind.True or JsonValueKind.False))
+            errors["separateRuns"] = ["separateRuns is true or false."];
+        if (errors.Count > 0) return false;
+        repeat = new RepeatRequest((int)times!, separate?.GetValue<bool>() == true);
+        return true;
+    }
+}
+
+/// <summary>Runs queued together; <c>groups</c> are their ids as compare items (one group per variant: "12+14+16").</summary>
+public sealed record RepeatDto(IReadOnlyList<RunDto> Runs, IReadOnlyList<string> Groups, string? Compare);
