@@ -5,13 +5,12 @@
 # in the same now older process, two more. Prints each pair's median ratio (second ÷ first − 1) and the first
 # run's median: a young process whose first run is slower shows a large first-pair ratio and a slow first median.
 #   usage: bash bench/young-process.sh [trials per setting] [setting …]
-#   settings: default, no-pgo (DOTNET_TieredPGO=0), no-tiering (DOTNET_TieredCompilation=0),
-#             no-warmup (Runner__WarmUpClient=false: the runner's own warm-up of its client path off)
+#   settings: default, no-pgo (DOTNET_TieredPGO=0), no-tiering (DOTNET_TieredCompilation=0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 trials=${1:-4}; shift || true
-settings=("${@:-no-warmup default no-pgo no-tiering}")
+settings=("${@:-default no-pgo no-tiering}")
 read -r -a settings <<< "${settings[*]}"
 nginx_port=8091 web_port=5095
 
@@ -27,7 +26,6 @@ for setting in "${settings[@]}"; do
     default) extra=() ;;
     no-pgo) extra=(DOTNET_TieredPGO=0) ;;
     no-tiering) extra=(DOTNET_TieredCompilation=0) ;;
-    no-warmup) extra=(Runner__WarmUpClient=false) ;;
     *) echo "unknown setting $setting"; exit 2 ;;
   esac
   for trial in $(seq "$trials"); do
