@@ -76,7 +76,8 @@ public sealed record RunComparison(
             warnings.Add("Not every run completed: a cancelled, failed or unfinished run has fewer samples than asked for.");
         var young = items.Select(i => (i.Label, Uptime: i.Run.EnvironmentJson is { } e ? Json.Deserialize<EnvironmentSnapshot>(e).ProcessUptimeMs : null))
             .Where(i => i.Uptime < YoungProcessMs).Select(i => $"{i.Label} ({i.Uptime / 1000.0:N1} s)").Distinct().ToList();
-        if (young.Count > 0)
+        // Series of one run took turns in the same young process: its settling hit them alike, so only separate runs are warned about.
+        if (young.Count > 0 && items.SelectMany(i => i.Runs).Select(r => r.Id).Distinct().Count() > 1)
             warnings.Add($"Started soon after its runner process did: {string.Join(", ", young)}. .NET compiles hot code again, faster, during a process's first seconds, so such a run measures the client (and an in-process target) slower than a warm process would. Use warm-up requests or compare runs of a warm process.");
         if (items.Any(i => i.SortedLatencies.Count < 30))
             warnings.Add("An item has fewer than 30 answered requests: its verdict rests on very little.");

@@ -59,6 +59,11 @@ public class RunComparisonTests
 
         Assert.Empty(comparison.Differences);
         Assert.Contains(comparison.Warnings, w => w.StartsWith("Started soon after its runner process did: #1 (2.0 s)", StringComparison.Ordinal));
+
+        // Variants of one run took turns in the same young process: not warned about.
+        var young = Item(1, "0", uptimeMs: 2_000);
+        var variants = RunComparison.Build([young with { Key = "1/A", Series = "A" }, young with { Key = "1/B", Series = "B" }], "1/A");
+        Assert.DoesNotContain(variants.Warnings, w => w.StartsWith("Started soon", StringComparison.Ordinal));
     }
 
     [Fact]
