@@ -12,8 +12,11 @@ namespace BenchDashboard.Core.Comparisons;
 /// </summary>
 public sealed record ComparedItem(string Key, string Label, Run Run, string? Series, RunStatistics Statistics, IReadOnlyList<long> SortedLatencies, LatencyShape Shape)
 {
-    /// <summary>A series that took turns with the run's others (interleaved variants).</summary>
-    public bool Interleaved { get; init; }
+    /// <summary>The run's other series this one took turns with (interleaved variants; a cache phase's variants).</summary>
+    public IReadOnlyList<string>? TookTurnsWith { get; init; }
+
+    /// <summary>A series that took turns with some of the run's others.</summary>
+    public bool Interleaved => TookTurnsWith is { Count: > 0 };
 
     /// <summary>Interleaved series: its answered latencies in the order they were sent, for the block bootstrap.</summary>
     public IReadOnlyList<long>? Ordered { get; init; }

@@ -58,7 +58,7 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
     }
 
     /// <summary>One run or run/series, loaded.</summary>
-    sealed record Part(string Key, RunReport Report, string? Series, RunStatistics Statistics, LatencyShape Shape, IReadOnlyList<long> Sorted, bool Interleaved);
+    sealed record Part(string Key, RunReport Report, string? Series, RunStatistics Statistics, LatencyShape Shape, IReadOnlyList<long> Sorted, IReadOnlyList<string>? TookTurnsWith);
 
     sealed class Loader(RunQueries runs, RunDigests digests, LatencyBasis basis)
     {
@@ -80,13 +80,13 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
             var shape = report.Digest.Shapes.GetValueOrDefault(series ?? RunDigest.WholeRun) ?? new LatencyShape(0, [], [], []);
             Total += shape.Count;
             var sorted = await digests.SortedLatenciesAsync(report.Run, basis, series ?? RunDigest.WholeRun, ct);
-            return (new Part(key, report, series, statistics, shape, sorted, seriesStatistics?.Interleaved == true), null);
+            return (new Part(key, report, series, statistics, shape, sorted, seriesStatistics?.TookTurnsWith), null);
         }
     }
 
     // A series' own statistics: an interleaved variant's time is its share, as on its run page.
     static ComparedItem Single(string key, Part p) =>
-        new(key, p.Series is null ? $"#{p.Report.Run.Id}" : $"#{p.Report.Run.Id} {p.Series}", p.Report.Run, p.Series, p.Statistics, p.Sorted, p.Shape) { Interleaved = p.Interleaved };
+        new(key, p.Series is null ? $"#{p.Report.Run.Id}" : $"#{p.Report.Run.Id} {p.Series}", p.Report.Run, p.Series, p.Statistics, p.Sorted, p.Shape) { TookTurnsWith = p.TookTurnsWith };
 
     /// <summary>
     /// Separate runs of the same thing as one side: figures over all their requests (times and counts added up),

@@ -46,7 +46,8 @@ public sealed record RunComparison(
 
     static (NoiseModel, QuantileChange, RunToRunSpread?) Evidence(ComparedItem baseline, ComparedItem item, int permille, int seed, QuantileChange requestsOnly)
     {
-        if (baseline.Interleaved && item.Interleaved && baseline.GroupRuns is null && item.GroupRuns is null && baseline.Run.Id == item.Run.Id
+        // Only two series that took turns with each other pair their turns: a cache run's A/write and B/read-same did not.
+        if (baseline.GroupRuns is null && item.GroupRuns is null && baseline.Run.Id == item.Run.Id && baseline.TookTurnsWith?.Contains(item.Series!) == true
             && baseline.Ordered is { } a && item.Ordered is { } b && BlockBootstrap.Change(a, b, permille, seed) is { } interleaved)
             return (NoiseModel.Interleaved, interleaved, null);
         if (baseline.RunLatencies is { Count: >= 2 } ra && item.RunLatencies is { Count: >= 2 } rb

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Security.Cryptography;
-using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
@@ -13,10 +11,11 @@ namespace BenchDashboard.Runner.Cache;
 /// Seed 004's experiment: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
 /// each by <c>Concurrency</c> workers issuing operations back to back (closed model), or each following the
 /// schedule of <c>rate</c> and <c>stages</c> from its own start, with at most <c>Concurrency</c> operations in
-/// flight (open model, <see cref="OpenLoad"/>). Every operation is a sample whose
-/// series is its phase; sample indexes run on across phases. A read that finds nothing is a miss, not an
-/// error. The run's keys are deleted at the end, after a failure or cancel too, and expire after a day in
-/// case the runner dies first.
+/// flight (open model, <see cref="OpenLoad"/>). Every operation is a sample whose series is its phase; sample
+/// indexes run on across phases. With variants (issue 15) the operations of each phase go round them,
+/// <c>interleaveBlock</c> at a time, each variant on its own client and keys (<see cref="CacheLane"/>), and a
+/// sample's series is "{variant}/{phase}". A read that finds nothing is a miss, not an error. The run's keys
+/// are deleted at the end, after a failure or cancel too, and expire after a day in case the runner dies first.
 /// </summary>
 public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExecutor
 {
@@ -30,19 +29,27 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {
         var p = Json.Deserialize<CacheParameters>(context.ParametersJson);
-        var keys = new CacheKeys(p.KeyPrefix, context.Run.Id);
         ThreadPoolGuard.EnsureCovers(p.Concurrency);
-        await using var client = await OpenAsync(p, ct);
-        context.Notes.Add($"Endpoint: {client.Endpoint}. Keys of this run start with '{keys.Prefix}'.");
-
-        var run = new CacheRun(p, keys, client, context, Stopwatch.GetTimestamp());
+        var lanes = new List<CacheLane>();
         try
         {
-            await run.ExecutePhasesAsync(ct);
+            IReadOnlyList<(string? Name, CacheParameters Parameters)> variants =
+                p.Variants is { Count: > 0 } ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList() : [(null, p)];
+            foreach (var (name, parameters) in variants)
+            {
+                var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
+                lanes.Add(lane);
+                context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
+            }
+            await new CacheRun(p, lanes, context, Stopwatch.GetTimestamp()).ExecutePhasesAsync(ct);
         }
         finally
         {
-            await CleanUpAsync(p, keys, client, run.KeysTouched, context.Notes);
+            foreach (var lane in lanes)
+            {
+                await CleanUpAsync(lane, context.Notes);
+                await lane.DisposeAsync();
+            }
         }
     }
 
@@ -55,11 +62,12 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
     }
 
     /// <summary>Deletes data keys 0..touched−1 (miss keys are never written). Bounded in time; never throws.</summary>
-    static async Task CleanUpAsync(CacheParameters p, CacheKeys keys, ICacheClient client, int touched, RunNotes notes)
+    static async Task CleanUpAsync(CacheLane lane, RunNotes notes)
     {
+        var (p, keys, touched) = (lane.Parameters, lane.Keys, lane.KeysTouched);
         if (!p.Cleanup)
         {
-            notes.Add($"Cleanup was off: up to {touched:N0} keys remain under '{keys.Prefix}'.");
+            notes.Add($"{lane.NotePrefix}Cleanup was off: up to {touched:N0} keys remain under '{keys.Prefix}'.");
             return;
         }
         long deleted = 0;
@@ -68,32 +76,20 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             for (var from = 0; from < touched; from += DeleteBatch)
             {
                 var batch = Enumerable.Range(from, Math.Min(DeleteBatch, touched - from)).Select(keys.Data).ToArray();
-                deleted += await client.DeleteAsync(batch).WaitAsync(p.Timeout);
+                deleted += await lane.Client.DeleteAsync(batch).WaitAsync(p.Timeout);
             }
-            notes.Add($"Cleanup: deleted {deleted:N0} keys under '{keys.Prefix}'.");
+            notes.Add($"{lane.NotePrefix}Cleanup: deleted {deleted:N0} keys under '{keys.Prefix}'.");
         }
         catch (Exception ex)
         {
-            var message = client is RedisCacheClient redis ? redis.Redact(ex.Message) : ex.Message;
-            notes.Add($"Cleanup failed after deleting {deleted:N0} keys: {message} Keys may remain under '{keys.Prefix}'.");
+            notes.Add($"{lane.NotePrefix}Cleanup failed after deleting {deleted:N0} keys: {lane.Clean(ex.Message)} Keys may remain under '{keys.Prefix}'.");
         }
     }
 
     /// <summary>The state of one run while its phases execute.</summary>
-    sealed class CacheRun(CacheParameters p, CacheKeys keys, ICacheClient client, RunContext context, long runStart)
+    sealed class CacheRun(CacheParameters p, IReadOnlyList<CacheLane> lanes, RunContext context, long runStart)
     {
-        readonly byte[] value = RandomNumberGenerator.GetBytes(p.ValueBytes);
         int nextIndex = -1;
-        int keysTouched;
-
-        /// <summary>How many data keys (from k0) may exist on the server: what cleanup must delete.</summary>
-        public int KeysTouched => Volatile.Read(ref keysTouched);
-
-        /// <summary>
-        /// A worker whose operations have all failed (connection lost, refused or timed out) for this long
-        /// gives up, and with it the run: the server is gone, and going on would only count failures.
-        /// </summary>
-        TimeSpan GiveUpAfter => p.Timeout * 3;
 
         public async Task ExecutePhasesAsync(CancellationToken ct)
         {
@@ -102,7 +98,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             {
                 if (phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written)
                 {
-                    await SeedAsync(phase, ct);
+                    foreach (var lane in lanes) await SeedAsync(lane, phase, ct);
                     written = true;
                 }
                 if (phase == CachePhase.Write) written = true;
@@ -114,26 +110,27 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
         /// Reads of written keys need keys: write the ones the run's reads can ask for first, unmeasured, and
         /// say so. A server that cannot take them ends the run rather than turning every read into a miss.
         /// </summary>
-        async Task SeedAsync(CachePhase before, CancellationToken ct)
+        async Task SeedAsync(CacheLane lane, CachePhase before, CancellationToken ct)
         {
-            var count = !p.Phases.Contains(CachePhase.ReadDistinct) ? 1 : p.Requests is { } r ? (int)Math.Min(r, p.KeyCount) : p.KeyCount;
-            Touch(count);
+            var lp = lane.Parameters;
+            var count = !p.Phases.Contains(CachePhase.ReadDistinct) ? 1 : p.Requests is { } r ? (int)Math.Min(r, lp.KeyCount) : lp.KeyCount;
+            lane.Touch(count);
             var refused = 0;
             for (var i = 0; i < count; i++)
             {
                 try
                 {
-                    await client.SetAsync(keys.Data(i), value, KeyTimeToLive).WaitAsync(p.Timeout, ct);
+                    await lane.Client.SetAsync(lane.Keys.Data(i), lane.Value, KeyTimeToLive).WaitAsync(lp.Timeout, ct);
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException || !ct.IsCancellationRequested)
                 {
                     var kind = CacheErrorClassifier.Classify(ex);
                     if (kind != ErrorKind.ServerError)
-                        throw new CacheUnavailableException($"Could not write the keys that {before.Name()} reads ({kind}): {Clean(ex.Message)}");
+                        throw new CacheUnavailableException($"{lane.NotePrefix}Could not write the keys that {before.Name()} reads ({kind}): {lane.Clean(ex.Message)}");
                     refused++;
                 }
             }
-            context.Notes.Add($"Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
+            context.Notes.Add($"{lane.NotePrefix}Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
         }
 
         async Task RunPhaseAsync(CachePhase phase, CancellationToken ct)
@@ -152,10 +149,19 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             {
                 try
                 {
-                    var streak = new FailureStreak();
+                    var streaks = lanes.Select(_ => new FailureStreak()).ToArray();
+                    var numbers = new long[p.InterleaveBlock];
                     // The token is checked here because an in-process operation completes at once: its awaits never do.
-                    while (!phaseCancel.Token.IsCancellationRequested && claim() is var i && i >= 0)
-                        await OperateAsync(phase, i, worker, streak, phaseCancel.Token);
+                    while (!phaseCancel.Token.IsCancellationRequested)
+                    {
+                        // A claimed number is one operation of every variant: a block of them, then each variant in turn.
+                        var block = 0;
+                        while (block < p.InterleaveBlock && claim() is var i && i >= 0) numbers[block++] = i;
+                        if (block == 0) break;
+                        for (var v = 0; v < lanes.Count; v++)
+                            for (var b = 0; b < block; b++)
+                                await OperateAsync(phase, lanes[v], numbers[b], worker, streaks[v], phaseCancel.Token);
+                    }
                     phaseCancel.Token.ThrowIfCancellationRequested();
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
@@ -167,14 +173,24 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             await Task.WhenAll(workers);
         }
 
-        /// <summary>The phase's operations on the schedule; a slot is a worker, with its own failure streak.</summary>
+        /// <summary>
+        /// The phase's operations on the schedule; a slot is a worker, with its own failure streak per variant.
+        /// Operation k is variant (k ÷ block) mod variants, and that variant's operation number is what the
+        /// rounds before gave it plus its place in the block, so every variant cycles through all its keys.
+        /// </summary>
         async Task RunOpenPhaseAsync(CachePhase phase, LoadProfile profile, CancellationToken ct)
         {
-            var streaks = Enumerable.Range(0, p.Concurrency).Select(_ => new FailureStreak()).ToArray();
+            var streaks = Enumerable.Range(0, p.Concurrency).Select(_ => lanes.Select(_ => new FailureStreak()).ToArray()).ToArray();
             var monitor = new OpenLoadMonitor();
+            var (block, count) = (p.InterleaveBlock, lanes.Count);
             try
             {
-                await OpenLoad.RunAsync(profile, p.Concurrency, (slot, i, due) => OperateAsync(phase, i, slot, streaks[slot], ct, due), monitor, ct);
+                await OpenLoad.RunAsync(profile, p.Concurrency, (slot, k, due) =>
+                {
+                    var v = (int)(k / block % count);
+                    var i = k / (block * count) * block + k % block;
+                    return OperateAsync(phase, lanes[v], i, slot, streaks[slot][v], ct, due);
+                }, monitor, ct);
             }
             finally
             {
@@ -182,32 +198,34 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             }
         }
 
+        /// <param name="i">The variant's operation number in this phase: which key it uses.</param>
         /// <param name="due">Open model: when the operation was due; its latency counts from there, and its lag is how late it started.</param>
-        async Task OperateAsync(CachePhase phase, long i, int worker, FailureStreak streak, CancellationToken ct, long? due = null)
+        async Task OperateAsync(CachePhase phase, CacheLane lane, long i, int worker, FailureStreak streak, CancellationToken ct, long? due = null)
         {
+            var (lp, keys, client) = (lane.Parameters, lane.Keys, lane.Client);
             var key = phase switch
             {
-                CachePhase.Write => keys.Data((int)(i % p.KeyCount)),
+                CachePhase.Write => keys.Data((int)(i % lp.KeyCount)),
                 CachePhase.ReadSame => keys.Data(0),
-                CachePhase.ReadDistinct => keys.Data((int)(i % p.KeyCount)),
+                CachePhase.ReadDistinct => keys.Data((int)(i % lp.KeyCount)),
                 _ => keys.Miss(i),
             };
-            if (phase == CachePhase.Write) Touch((int)Math.Min(i + 1, p.KeyCount));
+            if (phase == CachePhase.Write) lane.Touch((int)Math.Min(i + 1, lp.KeyCount));
 
-            // Numbered in the order operations start, across workers, as HTTP requests are.
-            var sample = new Sample { Series = phase.Name(), Connection = worker, Index = Interlocked.Increment(ref nextIndex) };
+            // Numbered in the order operations start, across workers and variants, as HTTP requests are.
+            var sample = new Sample { Series = lane.SeriesOf(phase), Connection = worker, Index = Interlocked.Increment(ref nextIndex) };
             Exception? failure = null;
             var start = Stopwatch.GetTimestamp();
             try
             {
                 if (phase == CachePhase.Write)
                 {
-                    await client.SetAsync(key, value, KeyTimeToLive).WaitAsync(p.Timeout, ct);
-                    sample.Bytes = value.Length;
+                    await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(lp.Timeout, ct);
+                    sample.Bytes = lane.Value.Length;
                 }
                 else
                 {
-                    var length = await client.GetAsync(key).WaitAsync(p.Timeout, ct);
+                    var length = await client.GetAsync(key).WaitAsync(lp.Timeout, ct);
                     sample.Hit = length is not null;
                     sample.Bytes = length ?? 0;
                 }
@@ -228,23 +246,12 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             if (failure is not null)
             {
                 sample.Error = CacheErrorClassifier.Classify(failure);
-                context.Notes.AddError(sample.Error, Clean(failure.Message));
+                context.Notes.AddError(sample.Error, lane.NotePrefix + lane.Clean(failure.Message));
             }
             context.Record(sample);
-            await streak.AfterAsync(sample.Error, GiveUpAfter, ct);
-        }
-
-        /// <summary>A message safe and useful to keep: no password, and this run's key names folded so one cause is one entry.</summary>
-        string Clean(string message)
-        {
-            if (client is RedisCacheClient redis) message = redis.Redact(message);
-            return Regex.Replace(message, Regex.Escape(keys.Prefix) + @"\S*", "{key}");
-        }
-
-        void Touch(int count)
-        {
-            int current;
-            while ((current = Volatile.Read(ref keysTouched)) < count && Interlocked.CompareExchange(ref keysTouched, count, current) != current) { }
+            // A worker whose operations have all failed (connection lost, refused or timed out) for 3 × the
+            // timeout gives up, and with it the run: the server is gone, and going on would only count failures.
+            await streak.AfterAsync(sample.Error, lp.Timeout * 3, ct);
         }
     }
 

@@ -30,5 +30,5 @@ public sealed record RepeatRequest(int Times, bool SeparateRuns)
     }
 }
 
-/// <summary>Runs queued together; <c>groups</c> are their ids as compare items (one group per variant: "12+14+16").</summary>
+/// <summary>Runs queued together; <c>groups</c> are their ids as compare items (one group per variant: "12+14+16"; per variant and phase for a cache run: "12/write+14/write").</summary>
 public sealed record RepeatDto(IReadOnlyList<RunDto> Runs, IReadOnlyList<string> Groups, string? Compare);

@@ -49,4 +49,38 @@ public class CacheParametersValidatorTests
         });
         Assert.Equal(["backend", "concurrency", "keyCount", "keyPrefix", "requests", "timeoutMs", "valueBytes"], errors.Keys.Order());
     }
+
+    [Fact]
+    public void VariantsAreCheckedOneByOneAndKeyedByTheirPlace()
+    {
+        Assert.Empty(Validate(Valid with { Requests = 100, Phases = [CachePhase.Write], Variants = [new(), new() { ValueBytes = 1024 }] }));
+        var errors = Validate(Valid with
+        {
+            Requests = 100, Phases = [CachePhase.Write],
+            Variants = [new() { Name = "A" }, new() { Name = "A", Backend = CacheBackend.Redis }, new() { ValueBytes = -1 }, new() { Backend = CacheBackend.Redis, Connection = "secondary" }],
+        });
+        Assert.Equal(["variants[1].connection", "variants[1].name", "variants[2].valueBytes", "variants[3].connection"], errors.Keys.Order());
+        Assert.Contains("Name the connection string", errors["variants[1].connection"].Single());
+        Assert.Contains("ConnectionStrings:secondary", errors["variants[3].connection"].Single());
+        Assert.Contains("variants", Validate(Valid with { Variants = [new()] }).Keys);
+        Assert.Contains("interleaveBlock", Validate(Valid with { InterleaveBlock = 0 }).Keys);
+    }
+
+    [Fact]
+    public void TheLimitOnRequestsCoversEveryVariant()
+    {
+        var two = Valid with { Phases = [CachePhase.Write], Variants = [new(), new()] };
+        Assert.Empty(Validate(two with { Requests = 500 }));                   // 500 × 2 variants = 1,000
+        Assert.Contains("variants", Validate(two with { Requests = 501 })["requests"].Single());
+    }
+
+    [Fact]
+    public void AVariantsSeriesArePhaseByPhaseAndVariantByVariant()
+    {
+        var p = Valid with { Phases = [CachePhase.Write, CachePhase.ReadMiss], Variants = [new(), new() { Name = "big", ValueBytes = 1024 }] };
+        Assert.Equal(["A/write", "big/write", "A/read-miss", "big/read-miss"], p.Series());
+        Assert.Equal(["write", "read-miss"], (p with { Variants = null }).Series());
+        Assert.Equal(1024, p.Resolved()[1].Parameters.ValueBytes);
+        Assert.Null(p.Resolved()[1].Parameters.Variants);
+    }
 }

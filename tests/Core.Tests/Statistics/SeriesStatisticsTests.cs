@@ -41,6 +41,20 @@ public class SeriesStatisticsTests
     }
 
     [Fact]
+    public void VariantsOfOnePhaseTookTurnsWithEachOtherButNotWithTheNextPhase()
+    {
+        // A cache run with variants: A and B take turns in write, then in read-same.
+        var samples = BackToBack(("A/write", 1), ("B/write", 2), ("A/write", 1), ("B/write", 2),
+            ("A/read-same", 1), ("B/read-same", 1), ("A/read-same", 1), ("B/read-same", 1));
+        var series = SeriesStatistics.From(samples).ToDictionary(s => s.Name);
+
+        Assert.Equal(["B/write"], series["A/write"].TookTurnsWith);
+        Assert.Equal(["A/read-same"], series["B/read-same"].TookTurnsWith);
+        Assert.All(series.Values, s => Assert.True(s.Interleaved));
+        Assert.Equal((2_000_000L, 1000.0), (series["A/write"].Statistics.ElapsedNs, series["A/write"].Statistics.RequestsPerSecond));
+    }
+
+    [Fact]
     public void TimeSpentIsSharedAmongTheWorkersThatSentTheRequests()
     {
         // Two workers, each sending A (2 ms) then B (2 ms) at the same moments.

@@ -162,7 +162,7 @@ public class VariantVerdictTests
             var measured = samples.Where(s => s.Series == name && !s.IsWarmup && s.Error == ErrorKind.None).OrderBy(s => s.Index).ToList();
             var statistics = series.Single(s => s.Name == name);
             Assert.True(statistics.Interleaved);
-            return ItemOf(1, parameters, measured, statistics.Statistics, name) with { Interleaved = true, Ordered = measured.Select(s => s.LatencyNs).ToArray() };
+            return ItemOf(1, parameters, measured, statistics.Statistics, name) with { TookTurnsWith = statistics.TookTurnsWith, Ordered = measured.Select(s => s.LatencyNs).ToArray() };
         }).ToList();
         return RunComparison.Build(items, items[0].Key, seed).Verdicts.Single(v => v.Metric == "median");
     }

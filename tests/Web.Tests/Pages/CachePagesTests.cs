@@ -51,6 +51,39 @@ public class CachePagesTests
     }
 
     [Fact]
+    public async Task AVariantRowTakesTurnsInEveryPhaseAndOnlyAPhasesVariantsArePairedOnTheComparePage()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+
+        var fields = CacheFields("200", "write", "read-same");
+        fields.AddRange([new("Cache.FirstVariantName", "small"), new("Cache.Variants[0].Name", "big"), new("Cache.Variants[0].ValueBytes", "4096"),
+            new("Cache.Variants[1].Name", ""), new("Cache.InterleaveBlock", "1")]);
+        var response = await SubmitAsync(client, fields);
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        var id = long.Parse(response.Headers.Location!.ToString().Split('/').Last());
+        var run = await DashboardFactory.WaitForEndAsync(client, id);
+        Assert.Equal("completed", run.GetProperty("status").GetString());
+        Assert.Equal(["small/write", "big/write", "small/read-same", "big/read-same"], run.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        Assert.Equal(["small/write", "big/write", "small/read-same", "big/read-same"], RowsOf(html, "series-summary"));
+
+        // A phase's two variants took turns: their verdict pairs the turns. Different phases did not.
+        var paired = await client.GetFromJsonAsync<JsonElement>($"/api/compare?items={id}/small/read-same,{id}/big/read-same");
+        Assert.NotEmpty(paired.GetProperty("verdicts").EnumerateArray());
+        Assert.All(paired.GetProperty("verdicts").EnumerateArray(), v => Assert.Equal("interleaved", v.GetProperty("noise").GetString()));
+        var apart = await client.GetFromJsonAsync<JsonElement>($"/api/compare?items={id}/small/write,{id}/big/read-same");
+        Assert.NotEmpty(apart.GetProperty("verdicts").EnumerateArray());
+        Assert.All(apart.GetProperty("verdicts").EnumerateArray(), v => Assert.NotEqual("interleaved", v.GetProperty("noise").GetString()));
+
+        // A variant's bad field comes back beside the variants, saying which, and nothing is queued.
+        fields[fields.FindIndex(f => f.Key == "Cache.Variants[0].ValueBytes")] = new("Cache.Variants[0].ValueBytes", "-5");
+        var bad = await SubmitAsync(client, fields);
+        Assert.Equal(HttpStatusCode.OK, bad.StatusCode);
+        Assert.Matches("data-valmsg-for=\"Cache.Variants\"[^>]*>variants\\[1\\]\\.valueBytes: Value size must be", WebUtility.HtmlDecode(await bad.Content.ReadAsStringAsync()));
+    }
+
+    [Fact]
     public async Task NoPhaseChosenIsAFieldErrorAndNothingIsQueued()
     {
         await using var app = new DashboardFactory();

@@ -14,9 +14,16 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
         Task.FromResult(CacheParametersValidator.Validate(p, limits.Value, connections.Exists));
 
     public override string Describe(CacheParameters p) =>
-        $"cache {(p.Backend == CacheBackend.Redis ? $"redis '{p.Connection}'" : "memory")}: {string.Join(", ", PlannedSeries(p))}";
+        $"cache {Backend(p)}: {string.Join(", ", (p.Phases ?? []).Select(phase => phase.Name()))}"
+        + (p.Variants is { Count: > 0 } ? $", variants {string.Join(", ", p.Resolved().Select(v => $"{v.Name} ({Backend(v.Parameters)}, {v.Parameters.ValueBytes:N0} B)"))} interleaved" : "");
 
-    public override IReadOnlyList<string> PlannedSeries(CacheParameters p) => (p.Phases ?? []).Select(phase => phase.Name()).ToList();
+    static string Backend(CacheParameters p) => p.Backend == CacheBackend.Redis ? $"redis '{p.Connection}'" : "memory";
+
+    /// <summary>The phases; with variants, each phase's variants ("A/write", "B/write", "A/read-same", …).</summary>
+    public override IReadOnlyList<string> PlannedSeries(CacheParameters p) => p.Series();
+
+    public override IReadOnlyList<(string Name, CacheParameters Parameters)> SeparateVariants(CacheParameters p) =>
+        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1 })).ToList();
 
     /// <summary>Each phase runs the load once.</summary>
     public override PlannedLoad? Planned(CacheParameters p) => PlannedLoad.Of(p, Math.Max(1, p.Phases?.Count ?? 1));

@@ -68,8 +68,71 @@ public sealed record CacheParameters : ILoadParameters
     /// <summary>Delete the run's keys afterwards, also after a failure or cancel.</summary>
     public bool Cleanup { get; init; } = true;
 
+    /// <summary>
+    /// 2 to 8 variants of these parameters measured in one run: in every phase their operations take turns
+    /// (A B A B …, <see cref="InterleaveBlock"/> at a time), each variant on a client and keys of its own, so
+    /// drift of the machine or the server hits every variant alike. Each names only the fields it changes;
+    /// a sample's series is "{variant}/{phase}" ("A/read-same").
+    /// </summary>
+    public List<CacheVariant>? Variants { get; init; }
+
+    /// <summary>With variants: operations of one variant in a row before the next variant's turn (1: A B A B …).</summary>
+    public int InterleaveBlock { get; init; } = 1;
+
     [JsonIgnore]
     public TimeSpan Timeout => TimeSpan.FromMilliseconds(TimeoutMs);
+
+    /// <summary><see cref="Requests"/> counts per variant (and phase): a count of n is n operations of each.</summary>
+    [JsonIgnore]
+    public int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
+
+    /// <summary>Each variant's name and its full parameters (these with its fields put over them), in order; none without variants.</summary>
+    public IReadOnlyList<(string Name, CacheParameters Parameters)> Resolved() =>
+        (Variants ?? []).Select((v, i) => (VariantRules.NameAt(v?.Name, i), v is null ? this with { Variants = null } : v.Over(this))).ToList();
+
+    /// <summary>The series a run of these parameters produces: its phases, each variant's phases with variants.</summary>
+    public IReadOnlyList<string> Series()
+    {
+        var phases = (Phases ?? []).Select(phase => phase.Name()).ToList();
+        return Variants is { Count: > 0 } ? phases.SelectMany(phase => Resolved().Select(v => CachePhaseNames.SeriesOf(v.Name, phase))).ToList() : phases;
+    }
+}
+
+/// <summary>One variant of a cache run: a name and the fields that differ from the run's own; unset fields are inherited.</summary>
+public sealed record CacheVariant
+{
+    /// <summary>Default A, B, C … by position.</summary>
+    public string? Name { get; init; }
+    public CacheBackend? Backend { get; init; }
+    public string? Connection { get; init; }
+    public int? KeyCount { get; init; }
+    public int? ValueBytes { get; init; }
+    public int? TimeoutMs { get; init; }
+
+    /// <summary>The run's parameters with this variant's fields put over them; a variant that changes the backend to memory drops the connection.</summary>
+    public CacheParameters Over(CacheParameters run)
+    {
+        var backend = Backend ?? run.Backend;
+        return run with
+        {
+            Variants = null,
+            Backend = backend,
+            Connection = backend == CacheBackend.Memory ? null : Connection ?? run.Connection,
+            KeyCount = KeyCount ?? run.KeyCount,
+            ValueBytes = ValueBytes ?? run.ValueBytes,
+            TimeoutMs = TimeoutMs ?? run.TimeoutMs,
+        };
+    }
+
+    /// <summary>The fields it sets, by API name; the rest (phases, the load, the counts) is the run's, the same for every variant.</summary>
+    public IEnumerable<string> SetFields()
+    {
+        if (Backend is not null) yield return "backend";
+        if (Connection is not null) yield return "connection";
+        if (KeyCount is not null) yield return "keyCount";
+        if (ValueBytes is not null) yield return "valueBytes";
+        if (TimeoutMs is not null) yield return "timeoutMs";
+    }
 }
 
 public static class CachePhaseNames
@@ -85,4 +148,7 @@ public static class CachePhaseNames
     };
 
     public static bool IsRead(this CachePhase phase) => phase != CachePhase.Write;
+
+    /// <summary>A variant's phase as a series: "A/read-same" (a compare key reads "12/A/read-same").</summary>
+    public static string SeriesOf(string variant, string phase) => $"{variant}/{phase}";
 }

@@ -34,8 +34,8 @@ public static class CacheParametersValidator
         if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             Add("requests", "Set either an operation count or a duration per phase, not both.");
         LoadModelValidator.Validate(p, limits, repeats: Math.Max(1, phases.Count), Add);
-        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, phases.Count) > limits.MaxRequests))
-            Add("requests", $"Operations per phase must be at least 1 and, times the number of phases, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
+        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, phases.Count) * p.OperationsPerRequest > limits.MaxRequests))
+            Add("requests", $"Operations per phase must be at least 1 and, times the number of phases{(p.OperationsPerRequest > 1 ? " and variants" : "")}, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
         if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, phases.Count) > limits.MaxDurationSeconds))
             Add("durationSeconds", $"Seconds per phase must be at least 1 and, times the number of phases, at most {limits.MaxDurationSeconds:N0} (RunLimits:MaxDurationSeconds).");
         if (p.KeyCount < 1 || p.KeyCount > MaxKeyCount)
@@ -52,6 +52,15 @@ public static class CacheParametersValidator
             Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
         if (string.IsNullOrEmpty(p.KeyPrefix) || p.KeyPrefix.Length > 100 || p.KeyPrefix.Any(c => c <= ' ' || c > '~'))
             Add("keyPrefix", "Key prefix must be 1 to 100 printable ASCII characters without spaces.");
+
+        VariantRules.Validate(p.Variants, p.InterleaveBlock, v => v.Name, Add, (variant, field) =>
+        {
+            var own = Validate(variant.Over(p), limits, connectionExists);
+            // A variant that moves to redis needs a connection even if it names none itself.
+            foreach (var changed in variant.SetFields().Append("connection").Distinct())
+                foreach (var message in own.GetValueOrDefault(changed) ?? [])
+                    Add($"{field}.{changed}", message);
+        });
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }

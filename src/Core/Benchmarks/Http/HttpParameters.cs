@@ -47,7 +47,7 @@ public sealed record HttpParameters : ILoadParameters
 
     /// <summary>Each variant's name and its full parameters (these with its fields put over them), in order; none without variants.</summary>
     public IReadOnlyList<(string Name, HttpParameters Parameters)> Resolved() =>
-        (Variants ?? []).Select((v, i) => (HttpVariant.NameAt(v?.Name, i), v is null ? this with { Variants = null } : v.Over(this))).ToList();
+        (Variants ?? []).Select((v, i) => (VariantRules.NameAt(v?.Name, i), v is null ? this with { Variants = null } : v.Over(this))).ToList();
 }
 
 /// <summary>One variant of an HTTP run: a name and the fields that differ from the run's own; unset fields are inherited.</summary>
@@ -62,7 +62,6 @@ public sealed record HttpVariant
     public bool? KeepAlive { get; init; }
     public int? TimeoutMs { get; init; }
 
-    public static string NameAt(string? name, int position) => string.IsNullOrWhiteSpace(name) ? ((char)('A' + position)).ToString() : name.Trim();
 
     /// <summary>The run's parameters with this variant's fields put over them.</summary>
     public HttpParameters Over(HttpParameters run) => run with

@@ -79,42 +79,17 @@ public static class HttpParametersValidator
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }
 
-    public const int MinVariants = 2;
-    public const int MaxVariants = 8;
-    public const int MaxInterleaveBlock = 1000;
-    public const int MaxVariantNameLength = 32;
-
     /// <summary>
-    /// Variants: 2 to 8, distinct names that can stand in a compare key ("12/A": letters, digits, '.', '_', '-'),
-    /// each setting some field, and each variant's own fields valid as a run's would be (keyed "variants[1].url").
+    /// Variants (<see cref="VariantRules"/>), and each variant's own fields valid as a run's would be (keyed "variants[1].url").
     /// </summary>
-    static void ValidateVariants(HttpParameters p, RunLimits limits, Action<string, string> add)
-    {
-        if (p.InterleaveBlock < 1 || p.InterleaveBlock > MaxInterleaveBlock)
-            add("interleaveBlock", $"The interleave block must be between 1 and {MaxInterleaveBlock:N0} requests.");
-        if (p.Variants is not { } variants) return;
-        if (variants.Count < MinVariants || variants.Count > MaxVariants)
+    static void ValidateVariants(HttpParameters p, RunLimits limits, Action<string, string> add) =>
+        VariantRules.Validate(p.Variants, p.InterleaveBlock, v => v.Name, add, (variant, field) =>
         {
-            add("variants", $"Give {MinVariants} to {MaxVariants} variants, or leave variants out.");
-            return;
-        }
-        var names = new HashSet<string>(StringComparer.Ordinal);
-        for (var i = 0; i < variants.Count; i++)
-        {
-            var field = $"variants[{i}]";
-            if (variants[i] is not { } variant) { add(field, "A variant is an object such as {\"name\": \"B\", \"url\": \"…\"}."); continue; }
-            var name = HttpVariant.NameAt(variant.Name, i);
-            if (name.Length > MaxVariantNameLength || !name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-'))
-                add($"{field}.name", $"A variant's name is 1 to {MaxVariantNameLength} letters, digits, '.', '_' or '-' (it names the series, as in a compare key 12/{Shown(name)}).");
-            else if (!names.Add(name))
-                add($"{field}.name", $"Two variants are named '{name}'; each needs its own name.");
-            // A variant that sets nothing is allowed: two identical variants are an A/A check of the setup itself.
             var own = Validate(variant.Over(p), limits);
             foreach (var changed in variant.SetFields())
                 foreach (var message in own.GetValueOrDefault(changed) ?? [])
                     add($"{field}.{changed}", message);
-        }
-    }
+        });
 
     /// <summary>A name as a message may quote it: not too long, no control characters.</summary>
     static string Shown(string? name) =>

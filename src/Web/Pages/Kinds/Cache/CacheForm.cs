@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
 
 namespace BenchDashboard.Web.Pages.Kinds.Cache;
@@ -25,6 +26,18 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
     public string KeyPrefix { get; set; } = "benchdashboard";
     public bool Cleanup { get; set; } = true;
 
+    /// <summary>Other variants whose operations take turns with the fields above in every phase, each with only the fields that differ (issue 15).</summary>
+    public List<CacheVariantForm> Variants { get; set; } = [];
+
+    /// <summary>The name of the variant the fields above describe, when there are others.</summary>
+    public string FirstVariantName { get; set; } = "A";
+    public int InterleaveBlock { get; set; } = 1;
+
+    /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
+    public IReadOnlyList<CacheVariantForm> VariantRows =>
+        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new CacheVariantForm()))
+            .Take(VariantRules.Max - 1).ToList();
+
     public override CacheParameters ToParameters(Dictionary<string, string[]> errors)
     {
         var backend = Backend == "redis" ? CacheBackend.Redis : CacheBackend.Memory;
@@ -47,7 +60,17 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
             TimeoutMs = TimeoutMs,
             KeyPrefix = KeyPrefix.Trim(),
             Cleanup = Cleanup,
+            Variants = VariantsOf(errors),
+            InterleaveBlock = InterleaveBlock,
         };
+    }
+
+    /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
+    List<CacheVariant>? VariantsOf(Dictionary<string, string[]> errors)
+    {
+        var others = Variants.Where(v => !v.IsEmpty).ToList();
+        if (others.Count == 0) return null;
+        return [new CacheVariant { Name = FirstVariantName }, .. others.Select((v, i) => v.ToVariant(errors, $"variants[{i + 1}]"))];
     }
 
     public override void Load(CacheParameters p)
@@ -65,5 +88,57 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
         TimeoutMs = p.TimeoutMs;
         KeyPrefix = p.KeyPrefix;
         Cleanup = p.Cleanup;
+        InterleaveBlock = p.InterleaveBlock;
+        if (p.Variants is { Count: > 0 } variants)
+        {
+            // The first variant's own fields are folded into the fields above; the others keep what they change.
+            Load(variants[0].Over(p) with { Variants = null, InterleaveBlock = p.InterleaveBlock });
+            FirstVariantName = VariantRules.NameAt(variants[0].Name, 0);
+            Variants = variants.Skip(1).Select((v, i) => CacheVariantForm.From(v, i + 1)).ToList();
+        }
     }
+}
+
+/// <summary>One more variant as the form binds it: blank fields are the first variant's.</summary>
+public sealed class CacheVariantForm
+{
+    public string? Name { get; set; }
+
+    /// <summary>"", "memory" or "redis".</summary>
+    public string? Backend { get; set; }
+    public string? Connection { get; set; }
+    public int? ValueBytes { get; set; }
+    public int? KeyCount { get; set; }
+
+    public bool IsEmpty => string.IsNullOrWhiteSpace(Name) && string.IsNullOrWhiteSpace(Backend) && string.IsNullOrWhiteSpace(Connection)
+        && ValueBytes is null && KeyCount is null;
+
+    public CacheVariant ToVariant(Dictionary<string, string[]> errors, string field)
+    {
+        CacheBackend? backend = Backend?.Trim() switch
+        {
+            null or "" => null,
+            "memory" => CacheBackend.Memory,
+            "redis" => CacheBackend.Redis,
+            _ => null,
+        };
+        if (backend is null && !string.IsNullOrWhiteSpace(Backend)) errors[$"{field}.backend"] = ["Choose memory or redis, or leave it the same."];
+        return new CacheVariant
+        {
+            Name = string.IsNullOrWhiteSpace(Name) ? null : Name.Trim(),
+            Backend = backend,
+            Connection = string.IsNullOrWhiteSpace(Connection) ? null : Connection.Trim(),
+            ValueBytes = ValueBytes,
+            KeyCount = KeyCount,
+        };
+    }
+
+    public static CacheVariantForm From(CacheVariant v, int position) => new()
+    {
+        Name = VariantRules.NameAt(v.Name, position),
+        Backend = v.Backend switch { CacheBackend.Memory => "memory", CacheBackend.Redis => "redis", _ => null },
+        Connection = v.Connection,
+        ValueBytes = v.ValueBytes,
+        KeyCount = v.KeyCount,
+    };
 }

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 
 namespace BenchDashboard.Web.Pages.Kinds.Http;
@@ -34,8 +35,8 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
 
     /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
     public IReadOnlyList<HttpVariantForm> VariantRows =>
-        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, HttpParametersValidator.MaxVariants).Select(_ => new HttpVariantForm()))
-            .Take(HttpParametersValidator.MaxVariants - 1).ToList();
+        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new HttpVariantForm()))
+            .Take(VariantRules.Max - 1).ToList();
 
     public override HttpParameters ToParameters(Dictionary<string, string[]> errors)
     {
@@ -95,7 +96,7 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
         {
             // The first variant's own fields are folded into the fields above; the others keep what they change.
             Load(variants[0].Over(p) with { Variants = null, InterleaveBlock = p.InterleaveBlock });
-            FirstVariantName = HttpVariant.NameAt(variants[0].Name, 0);
+            FirstVariantName = VariantRules.NameAt(variants[0].Name, 0);
             Variants = variants.Skip(1).Select((v, i) => HttpVariantForm.From(v, i + 1)).ToList();
         }
     }
@@ -140,7 +141,7 @@ public sealed class HttpVariantForm
 
     public static HttpVariantForm From(HttpVariant v, int position) => new()
     {
-        Name = HttpVariant.NameAt(v.Name, position),
+        Name = VariantRules.NameAt(v.Name, position),
         Url = v.Url,
         Method = v.Method,
         Headers = v.Headers is null ? null : string.Join("\n", v.Headers.Select(h => $"{h.Key}: {h.Value}")),
