@@ -65,6 +65,7 @@ public static class CoreServices
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<Comparisons.VerdictEvidence>();
         services.AddScoped<BenchmarkStore>();
+        services.AddScoped<Calibration.AaChecks>();
         return services;
     }
 }

@@ -54,6 +54,7 @@ app.MapRazorPages();
 app.MapRunsApi();
 app.MapCompareApi();
 app.MapBenchmarksApi();
+app.MapAaChecksApi();
 app.MapTargets();
 app.MapOpenApi();
 // The same document, browsable (Swagger UI, from its package) at /api-docs.

@@ -50,6 +50,13 @@ public interface IBenchmarkKind
     IReadOnlyList<(string Name, object Parameters)> SeparateVariants(object parameters);
 
     /// <summary>
+    /// Plain parameters (no variants) as two identical variants A and B of one interleaved run, for an A/A check;
+    /// null for a kind without variants of its own choosing. The run's planned series come in pairs, A's then B's,
+    /// one pair per series of the plain run, in its order ("A", "B"; "A/write", "B/write", "A/read-same", …).
+    /// </summary>
+    object? IdenticalVariants(object plain);
+
+    /// <summary>
     /// Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.
     /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
     /// </summary>
@@ -71,6 +78,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
     public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
     public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
+    public virtual TParameters? IdenticalVariants(TParameters plain) => null;
 
     /// <summary>From the load fields (<see cref="ILoadParameters"/>) when the kind has them; a kind whose runs repeat them (cache phases) says how often.</summary>
     public virtual PlannedLoad? Planned(TParameters parameters) => parameters is ILoadParameters load ? PlannedLoad.Of(load) : null;
@@ -85,6 +93,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     PlannedLoad? IBenchmarkKind.Planned(object parameters) => Planned((TParameters)parameters);
     IReadOnlyList<(string Name, object Parameters)> IBenchmarkKind.SeparateVariants(object parameters) =>
         SeparateVariants((TParameters)parameters).Select(v => (v.Name, (object)v.Parameters)).ToList();
+    object? IBenchmarkKind.IdenticalVariants(object plain) => IdenticalVariants((TParameters)plain);
     object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Figures((TParameters)parameters, series, samples);
 }

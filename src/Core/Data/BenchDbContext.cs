@@ -11,6 +11,7 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<Sample> Samples => Set<Sample>();
     public DbSet<StoredDigest> Digests => Set<StoredDigest>();
     public DbSet<StoredLatencies> Latencies => Set<StoredLatencies>();
+    public DbSet<Calibration.AaCheck> AaChecks => Set<Calibration.AaCheck>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder) =>
         modelBuilder.ApplyConfigurationsFromAssembly(typeof(BenchDbContext).Assembly);

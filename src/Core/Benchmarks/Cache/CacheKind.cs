@@ -27,4 +27,6 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
 
     /// <summary>Each phase runs the load once.</summary>
     public override PlannedLoad? Planned(CacheParameters p) => PlannedLoad.Of(p, Math.Max(1, p.Phases?.Count ?? 1));
+
+    public override CacheParameters IdenticalVariants(CacheParameters plain) => plain with { Variants = [new() { Name = "A" }, new() { Name = "B" }], InterleaveBlock = 1 };
 }

@@ -61,6 +61,41 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Benchmarks");
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("BenchmarkId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("BenchmarkName")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("CreatedUtcMs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("InterleavedRunIdsJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Rounds")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("SeparateRunIdsJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("BenchmarkId", "Id");
+
+                    b.ToTable("AaChecks");
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Runs.Run", b =>
                 {
                     b.Property<long>("Id")
@@ -230,6 +265,15 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.HasKey("RunId", "Basis", "Series");
 
                     b.ToTable("RunLatencies", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)
+                        .WithMany()
+                        .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Run", b =>
