@@ -8,12 +8,13 @@ bench_cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done;
 trap bench_cleanup EXIT
 
 # start_dashboard PORT [NAME=VALUE …]: extra settings as environment variables (ConnectionStrings__bench=…).
+# DASHBOARD_DLL: another build of the dashboard to start (bench/young-process.sh's ReadyToRun publish).
 start_dashboard() {
   local port=$1; shift
   dotnet build src/Web -c Release -nologo -v quiet >/dev/null
   env ASPNETCORE_URLS="http://127.0.0.1:$port" Urls="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Development \
     Database__Path="$work/bench.db" Demo__Seed=false Logging__LogLevel__Default=Warning "$@" \
-    dotnet src/Web/bin/Release/net10.0/BenchDashboard.Web.dll --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
+    dotnet "${DASHBOARD_DLL:-src/Web/bin/Release/net10.0/BenchDashboard.Web.dll}" --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
   pids+=($!)
   dashboard_pid=$!
   dashboard="http://127.0.0.1:$port"

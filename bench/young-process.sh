@@ -5,7 +5,9 @@
 # in the same now older process, two more. Prints each pair's median ratio (second ÷ first − 1) and the first
 # run's median: a young process whose first run is slower shows a large first-pair ratio and a slow first median.
 #   usage: bash bench/young-process.sh [trials per setting] [setting …]
-#   settings: default, no-pgo (DOTNET_TieredPGO=0), no-tiering (DOTNET_TieredCompilation=0)
+#   settings: default, no-pgo (DOTNET_TieredPGO=0), no-tiering (DOTNET_TieredCompilation=0),
+#             self-warmup (Runner:SelfWarmupRequests=5000: the runner's own loopback warm-up at start),
+#             ready-to-run (the dashboard published with PublishReadyToRun: its own code precompiled)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -26,8 +28,13 @@ for setting in "${settings[@]}"; do
     default) extra=() ;;
     no-pgo) extra=(DOTNET_TieredPGO=0) ;;
     no-tiering) extra=(DOTNET_TieredCompilation=0) ;;
+    self-warmup) extra=(Runner__SelfWarmupRequests=5000) ;;
+    ready-to-run) extra=()
+      dotnet publish src/Web -c Release -r linux-x64 --self-contained false -p:PublishReadyToRun=true -nologo -v quiet -o "$work/r2r" >/dev/null
+      export DASHBOARD_DLL="$work/r2r/BenchDashboard.Web.dll" ;;
     *) echo "unknown setting $setting"; exit 2 ;;
   esac
+  [ "$setting" = ready-to-run ] || unset DASHBOARD_DLL
   for trial in $(seq "$trials"); do
     rm -f "$work/bench.db"*
     start_dashboard $web_port "${extra[@]}"

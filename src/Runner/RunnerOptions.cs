@@ -50,6 +50,13 @@ public sealed class RunnerOptions
     /// </summary>
     [Range(1_000, 50_000_000)] public int SampleBufferSize { get; set; } = 1_000_000;
 
+    /// <summary>
+    /// Requests the runner sends to a loopback server of its own when it starts, before it takes a run, so a young
+    /// process's measuring path is compiled before it measures (<see cref="Http.SelfWarmup"/>); 0 for none.
+    /// bench/README.md "Does a young process measure like an old one?" has what it changed.
+    /// </summary>
+    [Range(0, 100_000)] public int SelfWarmupRequests { get; set; }
+
     /// <summary>When storing samples has failed this long (a lock, a full or failing disk), the run's load stops.</summary>
     [Range(1, 3_600)] public int StorageStallSeconds { get; set; } = 20;
 

@@ -26,6 +26,17 @@ public sealed class RunnerService(
         logger.LogInformation("Runner {Name} started", store.RunnerName);
         foreach (var kind in kinds.All.Where(k => executors.All(e => e.Kind != k.Name)))
             logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add an IBenchmarkExecutor whose Kind is '{Kind}' to src/Runner.", kind.Name, kind.Name);
+        if (options.Value.SelfWarmupRequests > 0)
+        {
+            try
+            {
+                await Http.SelfWarmup.RunAsync(options.Value.SelfWarmupRequests, logger, stoppingToken);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException || !stoppingToken.IsCancellationRequested)
+            {
+                logger.LogWarning(ex, "Self warm-up failed; runs are taken without it");
+            }
+        }
         while (!stoppingToken.IsCancellationRequested)
         {
             // First, whatever else fails: a finished task left in the list makes WhenAny below return at once.

@@ -53,6 +53,12 @@ public class VerdictNoiseTests
         var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/compare?items={ids[0]}%2B{ids[2]}%2B{ids[4]},{ids[1]}%2B{ids[3]}"));
         Assert.Contains("resamples the runs and then the requests within each", html);
         Assert.Contains($"#{ids[0]}+#{ids[2]}+#{ids[4]}", html);
+        // The margin can be changed on the page: a form that judges the same items again.
+        var margined = WebUtility.HtmlDecode(await client.GetStringAsync($"/compare?items={ids[0]},{ids[1]}&margin=5"));
+        Assert.Matches("<form method=\"get\" action=\"/compare\" class=\"inline\" id=\"margin-form\">\\s*<input type=\"hidden\" name=\"items\" value=\"" + ids[0] + "," + ids[1] + "\"", margined);
+        Assert.Contains("name=\"margin\" type=\"number\"", margined);
+        Assert.Contains("value=\"5\"", margined);
+        Assert.Contains("inside ±5 %", margined);
     }
 
     [Fact]
