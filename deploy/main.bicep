@@ -39,6 +39,8 @@ var siteConfig = {
   ftpsState: 'Disabled'
   minTlsVersion: '1.2'
   http20Enabled: true
+  // Runner agents on other machines link to the dashboard over a WebSocket (/agents/connect).
+  webSocketsEnabled: true
 }
 
 resource plan 'Microsoft.Web/serverfarms@2023-12-01' = {

@@ -8,6 +8,22 @@ public sealed class RunnerOptions
     public const string Section = "Runner";
 
     /// <summary>
+    /// <c>runner</c> (the default): takes queued runs from the database. <c>agent</c>: a load generator on
+    /// another machine that dials out to the dashboard at <see cref="Coordinator"/> and never touches a
+    /// database (issue 16, <see cref="Agents.AgentLink"/>).
+    /// </summary>
+    public RunnerMode Mode { get; set; } = RunnerMode.Runner;
+
+    /// <summary>Agent mode: the dashboard's address (https:// outside Development; http:// only for loopback tests and Development).</summary>
+    public string? Coordinator { get; set; }
+
+    /// <summary>Agent mode: this agent's key, as the dashboard's <c>Agents:Keys:&lt;AgentName&gt;</c> holds it.</summary>
+    public string? AgentKey { get; set; }
+
+    /// <summary>Agent mode: this agent's name (letters, digits, '-', '_', '.'; default: the machine's name).</summary>
+    public string? AgentName { get; set; }
+
+    /// <summary>
     /// Web only: where the dashboard's runner lives. <c>child</c> (the default): a process of its own that the
     /// dashboard starts, restarts and stops (<see cref="Hosting.ChildRunner"/>); <c>inProcess</c>: inside the
     /// dashboard (tests); <c>none</c>: no runner here (run src/Runner yourself, or several on one database).
@@ -84,3 +100,5 @@ public enum RunnerProcess
     /// <summary>No runner in or under this dashboard.</summary>
     None,
 }
+
+public enum RunnerMode { Runner, Agent }

@@ -1,3 +1,4 @@
+using BenchDashboard.Web.Agents;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Runner;
@@ -12,6 +13,13 @@ using Microsoft.Extensions.Configuration.Memory;
 if (args.Contains(RunnerHost.ChildArgument))
 {
     await RunnerHost.RunAsync(args.Where(a => a != RunnerHost.ChildArgument).ToArray(), asChild: true);
+    return;
+}
+
+// The runner on its own from a published dashboard (an agent on another machine: Runner__Mode=agent).
+if (args.Contains(RunnerHost.AloneArgument))
+{
+    await RunnerHost.RunAsync(args.Where(a => a != RunnerHost.AloneArgument).ToArray(), asChild: false);
     return;
 }
 
@@ -41,6 +49,8 @@ app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseStaticFiles();
 app.UseRouting();
+// Runner agents link over a WebSocket (AgentEndpoint); our own heartbeats and leases keep the link, not pings.
+app.UseWebSockets(new WebSocketOptions { KeepAliveInterval = TimeSpan.Zero });
 // Guessing the administrator's password or API key is slowed to Auth:GuessesPerMinute per address.
 app.UseRateLimiter();
 // Off loopback, only an administrator may start, change or cancel anything (Auth:*).
@@ -55,6 +65,7 @@ app.MapRunsApi();
 app.MapCompareApi();
 app.MapBenchmarksApi();
 app.MapAaChecksApi();
+app.MapAgents();
 app.MapTargets();
 app.MapOpenApi();
 // The same document, browsable (Swagger UI, from its package) at /api-docs.

@@ -13,6 +13,9 @@ public static class WebServices
         services.AddSingleton<Pages.Kinds.KindForms>();
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddGuessLimits();
+        // Runner agents on other machines (issue 16): who may link, and who is linked.
+        services.AddSingleton<Agents.AgentKeys>();
+        services.AddSingleton<Agents.AgentRegistry>();
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {
             cookie.LoginPath = "/login";

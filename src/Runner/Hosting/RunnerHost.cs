@@ -16,6 +16,9 @@ public static class RunnerHost
     /// <summary>The argument that makes the dashboard's own executable run as its runner child.</summary>
     public const string ChildArgument = "--runner-child";
 
+    /// <summary>The argument that makes the dashboard's own executable run as a runner on its own (with Runner:Mode=agent, an agent).</summary>
+    public const string AloneArgument = "--runner";
+
     public static async Task RunAsync(string[] args, bool asChild)
     {
         var builder = Host.CreateApplicationBuilder(args);
@@ -29,6 +32,15 @@ public static class RunnerHost
                 ["Logging:LogLevel:Microsoft.EntityFrameworkCore"] = "Warning",
             },
         });
+        // An agent on another machine never touches a database: it only keeps its link to the dashboard.
+        if (builder.Configuration.GetSection(RunnerOptions.Section).GetValue("Mode", RunnerMode.Runner) == RunnerMode.Agent)
+        {
+            builder.Services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
+            builder.Services.AddSingleton<Agents.AgentLink>();
+            builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
+            await builder.Build().RunAsync();
+            return;
+        }
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
         if (asChild) builder.Services.AddHostedService<ChildPulse>();

@@ -23,9 +23,12 @@ public static class AccessRules
         !(HttpMethods.IsGet(method) || HttpMethods.IsHead(method) || HttpMethods.IsOptions(method))
         || path.StartsWithSegments("/benchmarks/edit");
 
-    /// <summary>Paths anyone may use whatever the settings: signing in, health probes, static assets, the built-in targets.</summary>
+    /// <summary>
+    /// Paths anyone may use whatever the settings: signing in, health probes, static assets, the built-in targets,
+    /// and the agents' link (it checks the agent's own key).
+    /// </summary>
     public static bool IsAlwaysOpen(PathString path) =>
-        path.StartsWithSegments("/login") || path.StartsWithSegments("/healthz") || path.StartsWithSegments("/target")
+        path.StartsWithSegments("/login") || path.StartsWithSegments(Core.Agents.AgentProtocol.Path) || path.StartsWithSegments("/healthz") || path.StartsWithSegments("/target")
         || path.StartsWithSegments("/css") || path.StartsWithSegments("/js") || path.StartsWithSegments("/lib");
 
     /// <summary>

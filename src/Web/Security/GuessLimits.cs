@@ -41,10 +41,12 @@ public static class GuessLimits
 
     static string Client(HttpContext context) => context.Connection.RemoteIpAddress?.ToString() ?? "unknown";
 
-    /// <summary>An X-Api-Key or Bearer token that is not the key.</summary>
+    /// <summary>An X-Api-Key or Bearer token that is not the key (on the agents' link: not the named agent's key).</summary>
     static bool PresentsWrongKey(HttpContext context)
     {
         var request = context.Request;
+        if (request.Path.StartsWithSegments(Core.Agents.AgentProtocol.Path))
+            return context.RequestServices.GetRequiredService<Agents.AgentKeys>().PresentsWrongKey(request);
         var bearer = request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
         var given = request.Headers["X-Api-Key"].ToString() is { Length: > 0 } header ? header : bearer;
         if (string.IsNullOrEmpty(given)) return false;

@@ -250,6 +250,9 @@ sealed class PublishedApp : IAsyncDisposable
 
     public int Pid => process.Id;
 
+    /// <summary>Everything it has logged so far.</summary>
+    public string Log { get { lock (log) return log.ToString(); } }
+
     /// <summary>Waits for a log line matching <paramref name="pattern"/> whose first group is a number other than <paramref name="after"/>, and returns that number.</summary>
     public async Task<int> UntilLoggedAsync(string pattern, int? after = null)
     {
