@@ -73,28 +73,26 @@ public sealed class AaChecks(BenchDbContext db, BenchmarkKinds kinds, RunQueue q
         for (var i = 0; i + 1 < separateIds.Count; i += 2)
             foreach (var series in SeriesOf(runs.GetValueOrDefault(separateIds[i])))
                 separate.Add(await JudgeAsync([$"{separateIds[i]}{series}", $"{separateIds[i + 1]}{series}"], [separateIds[i], separateIds[i + 1]], statuses, ct));
-        return new AaCheckReport(check, all.Count, all.Count(r => statuses.GetValueOrDefault(r) is not (RunStatus.Queued or RunStatus.Running)),
+        // A run deleted since has ended as far as the check goes (its experiment is left out).
+        return new AaCheckReport(check, all.Count, all.Count(r => !statuses.TryGetValue(r, out var status) || status.IsFinal()),
             interleavedIds.Count == 0 ? null : AaDesign.From(interleaved), AaDesign.From(separate));
     }
 
     /// <summary>The interleaved run's series in pairs, A's then B's (<see cref="IBenchmarkKind.IdenticalVariants"/>); "A", "B" for a deleted run.</summary>
-    IReadOnlyList<(string A, string B)> Pairs(Run? run)
-    {
-        var planned = run is not null && kinds.Find(run.Kind) is { } kind ? kind.PlannedSeries(kind.Deserialize(run.ParametersJson)) : [];
-        return planned.Count is > 0 and var n && n % 2 == 0 ? planned.Chunk(2).Select(p => (p[0], p[1])).ToList() : [("A", "B")];
-    }
+    IReadOnlyList<(string A, string B)> Pairs(Run? run) =>
+        Planned(run) is { Count: > 0 } planned && planned.Count % 2 == 0 ? planned.Chunk(2).Select(p => (p[0], p[1])).ToList() : [("A", "B")];
 
     /// <summary>"/write" for each series of a plain run, or "" for the whole run.</summary>
-    IReadOnlyList<string> SeriesOf(Run? run)
-    {
-        var planned = run is not null && kinds.Find(run.Kind) is { } kind ? kind.PlannedSeries(kind.Deserialize(run.ParametersJson)) : [];
-        return planned.Count == 0 ? [""] : planned.Select(s => "/" + s).ToList();
-    }
+    IReadOnlyList<string> SeriesOf(Run? run) => Planned(run) is { Count: > 0 } planned ? planned.Select(s => "/" + s).ToList() : [""];
+
+    IReadOnlyList<string> Planned(Run? run) =>
+        run is not null && kinds.Find(run.Kind) is { } kind ? kind.PlannedSeries(kind.Deserialize(run.ParametersJson)) : [];
 
     /// <summary>The median verdict of the second key against the first, once every run of the experiment has ended.</summary>
     async Task<AaExperiment> JudgeAsync(IReadOnlyList<string> keys, IReadOnlyList<long> runIds, IReadOnlyDictionary<long, RunStatus> statuses, CancellationToken ct)
     {
         var states = runIds.Select(r => statuses.TryGetValue(r, out var s) ? s : (RunStatus?)null).ToList();
+        if (states.Any(s => s is null)) return new(keys, AaOutcome.NotCompleted, null); // a run was deleted: it can never be judged
         if (states.Any(s => s is RunStatus.Queued or RunStatus.Running)) return new(keys, AaOutcome.Pending, null);
         if (states.Any(s => s != RunStatus.Completed)) return new(keys, AaOutcome.NotCompleted, null);
         var (comparison, _) = await comparisons.CompareAsync(keys, keys[0], Bootstrap.DefaultSeed, ct);

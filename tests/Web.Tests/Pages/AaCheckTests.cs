@@ -99,5 +99,13 @@ public class AaCheckTests
         Assert.Equal(6, check.GetProperty("runs").GetInt32());
         Assert.Equal(0, check.GetProperty("runsEnded").GetInt32());
         Assert.Equal(2, check.GetProperty("separate").GetProperty("pending").GetInt32());
+
+        // A run deleted meanwhile has ended for the check: its experiment is left out, not waited for.
+        var firstSeparate = long.Parse(check.GetProperty("separate").GetProperty("items")[0].GetProperty("items").GetString()!.Split(',')[0]);
+        using (var scope = app.Services.CreateScope())
+            Assert.Equal(BenchDashboard.Core.Runs.DeleteOutcome.Deleted, await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Runs.RunQueue>().DeleteAsync(firstSeparate, default));
+        var after = await client.GetFromJsonAsync<JsonElement>($"/api/aa-checks/{check.GetProperty("id").GetInt32()}");
+        Assert.Equal(1, after.GetProperty("runsEnded").GetInt32());
+        Assert.Equal((1, 1), (after.GetProperty("separate").GetProperty("notCompleted").GetInt32(), after.GetProperty("separate").GetProperty("pending").GetInt32()));
     }
 }
