@@ -10,7 +10,7 @@ namespace BenchDashboard.Runner.Execution;
 /// what keeps an open run's send lag far below a millisecond at 1,000 operations a second without burning a core.
 /// Elsewhere it sleeps whole milliseconds and yields for the rest.
 /// </summary>
-static class PreciseSleep
+public static class PreciseSleep
 {
     const int ClockMonotonic = 1;
 
