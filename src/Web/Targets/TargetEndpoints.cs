@@ -1,4 +1,3 @@
-using BenchDashboard.Runner.Execution;
 using System.Diagnostics;
 using Microsoft.Net.Http.Headers;
 
@@ -25,12 +24,12 @@ public static class TargetEndpoints
 
         // A known latency: Task.Delay alone wakes on the runtime's timer, 1-3 ms late and in step with it (two
         // variants at 2 and 3 ms, taking turns, measured 4.6 and 3.8 ms). So the timer sleeps all but the last
-        // 4 ms (its lateness), and clock_nanosleep (PreciseSleep) the rest, to within tens of microseconds.
+        // 4 ms (its lateness), and PreciseDelay the rest, to within about 0.1 ms.
         group.MapGet("/delay", async (HttpContext http, int ms = 10, int size = 64) =>
         {
             var until = Stopwatch.GetTimestamp() + (long)(Math.Clamp(ms, 0, MaxDelayMs) * (Stopwatch.Frequency / 1000.0));
             if (ms > 5) await Task.Delay(ms - 4, http.RequestAborted);
-            PreciseSleep.Until(until, http.RequestAborted);
+            await PreciseDelay.Until(until);
             await WriteBodyAsync(http, size);
         });
 
