@@ -83,7 +83,7 @@ public sealed class AaChecks(BenchDbContext db, BenchmarkKinds kinds, RunQueue q
         Planned(run) is { Count: > 0 } planned && planned.Count % 2 == 0 ? planned.Chunk(2).Select(p => (p[0], p[1])).ToList() : [("A", "B")];
 
     /// <summary>"/write" for each series of a plain run, or "" for the whole run.</summary>
-    IReadOnlyList<string> SeriesOf(Run? run) => Planned(run) is { Count: > 0 } planned ? planned.Select(s => "/" + s).ToList() : [""];
+    IReadOnlyList<string> SeriesOf(Run? run) => ComparedItem.SeriesSuffixes(Planned(run));
 
     IReadOnlyList<string> Planned(Run? run) =>
         run is not null && kinds.Find(run.Kind) is { } kind ? kind.PlannedSeries(kind.Deserialize(run.ParametersJson)) : [];

@@ -36,6 +36,9 @@ public sealed record ComparedItem(string Key, string Label, Run Run, string? Ser
     /// <summary>"12+14" is a group of runs 12 and 14; a space (what '+' becomes in a query string) separates them too.</summary>
     public static string[] GroupParts(string key) => key.Split(['+', ' '], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
+    /// <summary>What follows a run id in a compare key for each of its planned series ("/write"), or "" for the whole run.</summary>
+    public static IReadOnlyList<string> SeriesSuffixes(IReadOnlyList<string> planned) => planned.Count == 0 ? [""] : planned.Select(s => "/" + s).ToList();
+
     public static bool TryParseKey(string key, out long runId, out string? series)
     {
         var slash = key.IndexOf('/');

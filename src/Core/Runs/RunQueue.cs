@@ -28,8 +28,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
 
     /// <summary>
     /// Several runs queued together, in the order given (A B A B … for separate variants): all of them, or none
-    /// when any is invalid; errors are keyed by the API's field names, prefixed with the position of a run they
-    /// belong to when the runs differ ("runs[1].url").
+    /// when any is invalid; errors are keyed by the API's field names, the first run's message for a field kept.
     /// </summary>
     public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct)
     {

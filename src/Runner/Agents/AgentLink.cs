@@ -13,8 +13,8 @@ namespace BenchDashboard.Runner.Agents;
 /// A runner in agent mode (issue 16): dials out to the dashboard's <see cref="AgentProtocol.Path"/> with its
 /// name and key, says hello, estimates its clock offset (<see cref="ClockOffset"/>) and keeps the link alive
 /// with heartbeats. When it hears nothing from the dashboard for <see cref="AgentProtocol.Lease"/> it takes the
-/// dashboard as lost, drops the link (<see cref="CoordinatorLost"/>: whatever it was doing for the dashboard
-/// must stop) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
+/// dashboard as lost, drops the link (once agents run shards, whatever it was doing for the dashboard stops
+/// there) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
 /// an operator may be fixing it.
 /// </summary>
 public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink> logger) : BackgroundService
@@ -22,12 +22,6 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
     static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(30);
 
     public string Name { get; } = AgentNameOf(options.Value);
-
-    /// <summary>Raised when the link to the dashboard is lost or closed, with why: anything running for it stops.</summary>
-    public event Action<string>? CoordinatorLost;
-
-    /// <summary>The latest estimate of the dashboard's clock minus this one's; null before the first.</summary>
-    public ClockOffset? Clock { get; private set; }
 
     public static string AgentNameOf(RunnerOptions o) =>
         string.IsNullOrWhiteSpace(o.AgentName) ? new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.').ToArray()) : o.AgentName.Trim();
@@ -163,7 +157,6 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
         {
             session.Cancel();
             socket.Abort();
-            CoordinatorLost?.Invoke(reason);
         }
         return reason;
     }
@@ -187,7 +180,6 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
             }
         }
         if (ClockOffset.Best(exchanges) is not { } clock) return;
-        Clock = clock;
         await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Clock, OffsetMs = clock.OffsetMs, RoundTripMs = clock.RoundTripMs }, ct);
     }
 }

@@ -22,8 +22,11 @@ sealed class CacheLane(string? name, CacheParameters parameters, CacheKeys keys,
     /// <summary>How many data keys (from k0) may exist on the server: what cleanup must delete.</summary>
     public int KeysTouched => Volatile.Read(ref keysTouched);
 
+    // Named once: every operation's sample takes its phase's name, on the measuring path.
+    readonly string[] series = Enum.GetValues<CachePhase>().Select(phase => name is null ? phase.Name() : CachePhaseNames.SeriesOf(name, phase.Name())).ToArray();
+
     /// <summary>"read-same", or "A/read-same" for variant A.</summary>
-    public string SeriesOf(CachePhase phase) => name is null ? phase.Name() : CachePhaseNames.SeriesOf(name, phase.Name());
+    public string SeriesOf(CachePhase phase) => series[(int)phase];
 
     /// <summary>"" or "Variant A: ", to start a note with.</summary>
     public string NotePrefix => name is null ? "" : $"Variant {name}: ";

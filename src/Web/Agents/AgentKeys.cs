@@ -16,12 +16,8 @@ public sealed class AgentKeys(IConfiguration configuration)
         AgentProtocol.IsValidName(name) && AccessRules.SecretMatches(key, configuration[$"{Section}:{name}"]);
 
     /// <summary>The name and key an agent presents: <see cref="AgentProtocol.NameHeader"/> and <c>Authorization: Bearer</c>.</summary>
-    public static (string? Name, string? Key) Presented(HttpRequest request)
-    {
-        var authorization = request.Headers.Authorization.ToString();
-        var key = authorization.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? authorization[7..].Trim() : null;
-        return (request.Headers[AgentProtocol.NameHeader].ToString() is { Length: > 0 } name ? name : null, key);
-    }
+    public static (string? Name, string? Key) Presented(HttpRequest request) =>
+        (request.Headers[AgentProtocol.NameHeader].ToString() is { Length: > 0 } name ? name : null, AccessRules.BearerToken(request));
 
     public bool PresentsWrongKey(HttpRequest request) => Presented(request) is var (name, key) && !Matches(name, key);
 }

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Comparisons;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -84,7 +85,7 @@ public static class RunsApi
         // A kind whose plain runs have series (cache phases) is grouped series by series: "12/write+14/write".
         // The compare link takes the first series' groups: one item per variant.
         var byVariant = order.Zip(runs).GroupBy(p => p.First.Name).Select(g => g.Select(p => p.Second.Id).ToList()).ToList();
-        var series = kind.PlannedSeries(order[0].Parameters) is { Count: > 0 } planned ? planned.Select(s => "/" + s).ToList() : [""];
+        var series = ComparedItem.SeriesSuffixes(kind.PlannedSeries(order[0].Parameters));
         var groups = series.SelectMany(s => byVariant.Select(ids => string.Join("+", ids.Select(id => $"{id}{s}")))).ToList();
         var compare = repeat.SeparateRuns ? "/compare?items=" + Uri.EscapeDataString(string.Join(",", groups.Take(byVariant.Count))) : null;
         return TypedResults.Created($"/api/runs/{runs[0].Id}", new RepeatDto(runs.Select(r => RunDto.From(r, shown)).ToList(), groups, compare));

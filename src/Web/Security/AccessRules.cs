@@ -41,6 +41,10 @@ public static class AccessRules
             System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(given)),
             System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(expected)));
 
+    /// <summary>The token of an <c>Authorization: Bearer …</c> header, or null.</summary>
+    public static string? BearerToken(HttpRequest request) =>
+        request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
+
     /// <summary>A request that came through a proxy says so; behind one, "loopback only" means nothing.</summary>
     public static bool CameThroughProxy(IHeaderDictionary headers) =>
         headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host");

@@ -51,7 +51,7 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
     {
         var o = options.Value;
         var request = context.Request;
-        var bearer = request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
+        var bearer = AccessRules.BearerToken(request);
         if (AccessRules.SecretMatches(request.Headers["X-Api-Key"].ToString(), o.ApiKey) || AccessRules.SecretMatches(bearer, o.ApiKey)) return true;
         if (request.Path.StartsWithSegments("/api")) return false;
         if (context.User.Identity?.IsAuthenticated == true) return true;

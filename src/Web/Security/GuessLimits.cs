@@ -47,7 +47,7 @@ public static class GuessLimits
         var request = context.Request;
         if (request.Path.StartsWithSegments(Core.Agents.AgentProtocol.Path))
             return context.RequestServices.GetRequiredService<Agents.AgentKeys>().PresentsWrongKey(request);
-        var bearer = request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
+        var bearer = AccessRules.BearerToken(request);
         var given = request.Headers["X-Api-Key"].ToString() is { Length: > 0 } header ? header : bearer;
         if (string.IsNullOrEmpty(given)) return false;
         return !AccessRules.SecretMatches(given, context.RequestServices.GetRequiredService<IOptions<AuthOptions>>().Value.ApiKey);

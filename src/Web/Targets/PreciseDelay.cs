@@ -24,7 +24,7 @@ static class PreciseDelay
         lock (gate)
         {
             due.Enqueue(done, timestamp);
-            thread ??= new Thread(Loop) { IsBackground = true, Name = "target delays", Priority = ThreadPriority.AboveNormal };
+            thread ??= new Thread(Loop) { IsBackground = true, Name = "target delays" };
             if (!thread.IsAlive) thread.Start();
             Monitor.Pulse(gate);
         }
