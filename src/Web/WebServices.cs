@@ -1,3 +1,4 @@
+using BenchDashboard.Runner;
 using BenchDashboard.Web.Demo;
 using BenchDashboard.Web.Security;
 using Microsoft.AspNetCore.Authentication.Cookies;
@@ -16,6 +17,11 @@ public static class WebServices
         // Runner agents on other machines (issue 16): who may link, and who is linked.
         services.AddSingleton<Agents.AgentKeys>();
         services.AddSingleton<Agents.AgentRegistry>();
+        services.AddOptions<Agents.AgentRunOptions>().BindConfiguration(Agents.AgentRunOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        // The coordinator uses the runner's processor and store with options of its own, whatever Runner:Process says.
+        services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
+        services.AddSingleton<Agents.AgentRunCoordinator>();
+        services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentRunCoordinator>());
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {
             cookie.LoginPath = "/login";

@@ -21,8 +21,14 @@ public static class AgentProtocol
     /// <summary>An agent measures its clock offset again this often, as clocks drift.</summary>
     public static readonly TimeSpan ClockInterval = TimeSpan.FromSeconds(30);
 
-    /// <summary>Frames larger than this are refused: control frames are small.</summary>
-    public const int MaxFrameBytes = 16 * 1024;
+    /// <summary>Messages larger than this are refused: a sample frame of <see cref="SampleFrames.MaxCount"/> samples fits, or a shard's parameters.</summary>
+    public const int MaxFrameBytes = 320 * 1024;
+
+    /// <summary>A run's agents start this long after the last of them is ready: time for the start frame to reach every one.</summary>
+    public static readonly TimeSpan StartLead = TimeSpan.FromSeconds(1);
+
+    /// <summary>Sample frames an agent may have sent and not yet had acknowledged (<see cref="AckWindow"/>).</summary>
+    public const int AckWindowFrames = 16;
 
     /// <summary>This machine's UTC clock in Unix microseconds (the realtime clock: agents' clocks are compared with it).</summary>
     public static long NowUs() => (DateTime.UtcNow - DateTime.UnixEpoch).Ticks / 10;
@@ -55,6 +61,27 @@ public static class AgentFrameTypes
 
     /// <summary>Dashboard → agent, before closing: why (replaced by a newer connection, shutting down).</summary>
     public const string Bye = "bye";
+
+    /// <summary>Dashboard → agent: a shard of a run is leased to it (<see cref="AgentFrame.RunId"/>, shard, epoch, kind, parameters, series).</summary>
+    public const string Assign = "assign";
+
+    /// <summary>Agent → dashboard: ready to start its shard (with its environment), or <see cref="AgentFrame.Reason"/> why it cannot.</summary>
+    public const string Ready = "ready";
+
+    /// <summary>Dashboard → agent: start the shard at <see cref="AgentFrame.DashboardTimeUs"/> on the dashboard's clock.</summary>
+    public const string Start = "start";
+
+    /// <summary>Agent → dashboard: when it actually started, on the dashboard's clock (<see cref="AgentFrame.DashboardTimeUs"/>).</summary>
+    public const string Started = "started";
+
+    /// <summary>Agent → dashboard: its shard's load ended; <see cref="AgentFrame.Samples"/> measured, in <see cref="AgentFrame.Frames"/> sample frames.</summary>
+    public const string Done = "done";
+
+    /// <summary>Dashboard → agent: stop the shard's load now (a cancel, a lost agent, the run's budget), and send what was measured.</summary>
+    public const string Stop = "stop";
+
+    /// <summary>Dashboard → agent: a shard's sample frames are stored through <see cref="AgentFrame.Acked"/>.</summary>
+    public const string Ack = "ack";
 }
 
 /// <summary>One control frame; which fields are set depends on <see cref="Type"/> (<see cref="AgentFrameTypes"/>). Times are Unix microseconds.</summary>
@@ -71,4 +98,14 @@ public sealed record AgentFrame
     public double? OffsetMs { get; init; }
     public double? RoundTripMs { get; init; }
     public string? Reason { get; init; }
+    public long? RunId { get; init; }
+    public int? Shard { get; init; }
+    public string? Kind { get; init; }
+    public string? ParametersJson { get; init; }
+    public IReadOnlyList<string>? Series { get; init; }
+    public string? EnvironmentJson { get; init; }
+    public string? NotesJson { get; init; }
+    public long? Samples { get; init; }
+    public long? Frames { get; init; }
+    public long? Acked { get; init; }
 }

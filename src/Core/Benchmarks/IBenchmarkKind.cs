@@ -61,6 +61,12 @@ public interface IBenchmarkKind
     /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
     /// </summary>
     object? Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples);
+
+    /// <summary>
+    /// The run's load divided into <paramref name="shards"/> shards for runner agents on other machines (issue 16),
+    /// or why it cannot be: a kind that measures what only the dashboard's runner reaches says so.
+    /// </summary>
+    Agents.ShardSplit Split(object parameters, int shards);
 }
 
 /// <summary>A kind whose parameters are a <typeparamref name="TParameters"/> record: the typed half of <see cref="IBenchmarkKind"/>.</summary>
@@ -80,6 +86,9 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
     public virtual TParameters? IdenticalVariants(TParameters plain) => null;
 
+    public virtual Agents.ShardSplit Split(TParameters parameters, int shards) =>
+        Agents.ShardSplit.Refused($"{Title} runs measure storage this dashboard's runner reaches; only HTTP runs are spread over agents.");
+
     /// <summary>From the load fields (<see cref="ILoadParameters"/>) when the kind has them; a kind whose runs repeat them (cache phases) says how often.</summary>
     public virtual PlannedLoad? Planned(TParameters parameters) => parameters is ILoadParameters load ? PlannedLoad.Of(load) : null;
 
@@ -96,6 +105,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     object? IBenchmarkKind.IdenticalVariants(object plain) => IdenticalVariants((TParameters)plain);
     object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Figures((TParameters)parameters, series, samples);
+    Agents.ShardSplit IBenchmarkKind.Split(object parameters, int shards) => Split((TParameters)parameters, shards);
 }
 
 /// <summary>How much a run will do: measured operations and how long, either or both when known.</summary>

@@ -52,4 +52,13 @@ public sealed class Run
     public string? SummaryJson { get; set; }
 
     public string? Error { get; set; }
+
+    /// <summary>
+    /// How many runner agents on other machines share the run's load (issue 16), each a shard of it; null for a
+    /// run of the dashboard's own runner. Such a run is claimed by the dashboard's agent coordinator only.
+    /// </summary>
+    public int? Agents { get; set; }
+
+    /// <summary>Per shard, the agent that ran it and how (<see cref="Agents.AgentShardRow"/>s) as JSON; null for a run without agents.</summary>
+    public string? AgentsJson { get; set; }
 }

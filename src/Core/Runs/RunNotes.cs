@@ -40,6 +40,24 @@ public sealed class RunNotes
         lock (gate) Warnings.Add(warning);
     }
 
+    /// <summary>Another's notes (a runner agent's, for its shard), each said to come from <paramref name="source"/>.</summary>
+    public void AddFrom(RunNotes other, string source)
+    {
+        foreach (var m in other.ErrorMessages)
+        {
+            var message = $"{source}: {m.Message}";
+            if (message.Length > MaxMessageLength) message = message[..MaxMessageLength] + "…";
+            lock (gate)
+            {
+                var existing = ErrorMessages.FindIndex(e => e.Kind == m.Kind && e.Message == message);
+                if (existing >= 0) ErrorMessages[existing] = ErrorMessages[existing] with { Count = ErrorMessages[existing].Count + m.Count };
+                else if (ErrorMessages.Count < MaxDistinctMessages) ErrorMessages.Add(m with { Message = message });
+            }
+        }
+        foreach (var note in other.Notes) Add($"{source}: {note}");
+        foreach (var warning in other.Warnings) AddWarning($"{source}: {warning}");
+    }
+
     [JsonIgnore]
     public bool IsEmpty => ErrorMessages.Count == 0 && Notes.Count == 0 && Warnings.Count == 0;
 }

@@ -19,18 +19,29 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits)
 {
     /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
-    public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct)
+    /// <param name="agents">Spread the run over this many runner agents on other machines (issue 16); null: the dashboard's own runner.</param>
+    public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct, int? agents = null)
     {
         var kind = kinds.For(parameters.GetType());
-        var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), benchmarkId, ct);
+        var errors = await kind.ValidateAsync(parameters, ct);
+        if (agents is not null && AgentsError(kind, parameters, agents.Value) is { } refused) errors["agents"] = [refused];
+        var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents);
         return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
+    }
+
+    /// <summary>Why a run of these parameters cannot be spread over <paramref name="agents"/> agents, or null.</summary>
+    string? AgentsError(IBenchmarkKind kind, object parameters, int agents)
+    {
+        var most = limits.Value.MaxAgentsPerRun;
+        if (agents < 1 || agents > most) return $"agents is a whole number from 1 to {most} (RunLimits:MaxAgentsPerRun).";
+        return kind.Split(parameters, agents).Refusal;
     }
 
     /// <summary>
     /// Several runs queued together, in the order given (A B A B … for separate variants): all of them, or none
     /// when any is invalid; errors are keyed by the API's field names, the first run's message for a field kept.
     /// </summary>
-    public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct)
+    public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct, int? agents = null)
     {
         var errors = new Dictionary<string, string[]>();
         var runs = new List<Run>();
@@ -39,8 +50,10 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
             var kind = kinds.For(parameters[i].GetType());
             foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
                 errors.TryAdd(field, messages);
+            if (agents is not null && AgentsError(kind, parameters[i], agents.Value) is { } refused) errors.TryAdd("agents", [refused]);
             runs.Add(new Run
             {
+                Agents = agents,
                 Kind = kind.Name,
                 ParametersJson = Json.Serialize(parameters[i]),
                 Status = RunStatus.Queued,
@@ -60,11 +73,12 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
     }
 
-    async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct)
+    async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct, int? agents = null)
     {
         if (errors.Count > 0) return new EnqueueResult(null, errors);
         var run = new Run
         {
+            Agents = agents,
             BenchmarkId = benchmarkId,
             Kind = kind,
             ParametersJson = parametersJson,
@@ -86,7 +100,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         if (kinds.Find(run.Kind) is not { } kind) return new EnqueueResult(null, new Dictionary<string, string[]> { ["kind"] = [$"Unknown benchmark kind '{run.Kind}'."] });
         var parameters = kind.Deserialize(run.ParametersJson);
         var same = run.Benchmark is { } b && b.Kind == run.Kind && Json.Serialize(kind.Deserialize(b.ParametersJson)) == Json.Serialize(parameters);
-        return await EnqueueAsync(parameters, same ? run.BenchmarkId : null, ct);
+        return await EnqueueAsync(parameters, same ? run.BenchmarkId : null, ct, run.Agents);
     }
 
     /// <summary>Deletes a finished (or queued) run with its samples and digests; a running run must be cancelled first.</summary>

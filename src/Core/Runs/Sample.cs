@@ -2,7 +2,8 @@ namespace BenchDashboard.Core.Runs;
 
 /// <summary>
 /// One request or operation. All durations are nanoseconds converted exactly from Stopwatch ticks (no rounding to ms).
-/// Keyed by (RunId, Index): the index is the order in which requests started across all connections.
+/// Keyed by (RunId, Index): the index is the order in which requests started across all connections (for a run
+/// spread over agents, the order in which the dashboard received them: each agent numbers its own from 0).
 /// </summary>
 public sealed class Sample
 {
@@ -47,6 +48,12 @@ public sealed class Sample
     /// e.g. "read-miss"); null for a run with a single series (HTTP).
     /// </summary>
     public string? Series { get; set; }
+
+    /// <summary>
+    /// Which shard of a run spread over runner agents measured it (<see cref="Run.Agents"/>; the run's
+    /// <see cref="Run.AgentsJson"/> names the agent that held the shard); null for a run of the dashboard's own runner.
+    /// </summary>
+    public int? Shard { get; set; }
 
     /// <summary>For cache reads: whether the key was found. A miss is an answer, not an error. Null otherwise.</summary>
     public bool? Hit { get; set; }

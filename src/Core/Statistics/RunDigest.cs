@@ -68,7 +68,7 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 public sealed record RunDigest(
     int Version, LatencyBasis Basis, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, OpenLoadReport? Load,
     IReadOnlyList<SeriesAnalysis> Analyses, SampleIndexChart Chart, IReadOnlyDictionary<string, LatencyShape> Shapes,
-    LogHistogram Histogram, JsonElement? Figures)
+    LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
     public const int CurrentVersion = 3;
@@ -99,7 +99,8 @@ public sealed record RunDigest(
             SampleIndexChart.From(samples),
             ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
             LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
-            kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options));
+            kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options),
+            ShardStatistics.From(samples));
         return (digest, sorted);
     }
 

@@ -12,14 +12,17 @@ namespace BenchDashboard.Runner.Agents;
 /// <summary>
 /// A runner in agent mode (issue 16): dials out to the dashboard's <see cref="AgentProtocol.Path"/> with its
 /// name and key, says hello, estimates its clock offset (<see cref="ClockOffset"/>) and keeps the link alive
-/// with heartbeats. When it hears nothing from the dashboard for <see cref="AgentProtocol.Lease"/> it takes the
-/// dashboard as lost, drops the link (once agents run shards, whatever it was doing for the dashboard stops
-/// there) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
+/// with heartbeats, and runs the shards of runs the dashboard leases to it (<see cref="AgentShard"/>), one at a
+/// time. When it hears nothing from the dashboard for <see cref="AgentProtocol.Lease"/> it takes the dashboard as
+/// lost, drops the link (a shard's load stops there) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
 /// an operator may be fixing it.
 /// </summary>
-public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink> logger) : BackgroundService
+public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execution.IBenchmarkExecutor> executors, ILogger<AgentLink> logger) : BackgroundService
 {
     static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(30);
+
+    /// <summary>This agent's clock against the dashboard's, from the latest exchanges of the current link; null before the first.</summary>
+    volatile ClockOffset? clock;
 
     public string Name { get; } = AgentNameOf(options.Value);
 
@@ -95,6 +98,8 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
 
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;
+        AgentShard? shard = null;
+        clock = null; // measured again over this link
         var reason = "the dashboard closed the link";
         var receiving = Task.Run(async () =>
         {
@@ -114,6 +119,36 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
                         case AgentFrameTypes.Bye:
                             reason = $"the dashboard said goodbye: {frame.Reason}";
                             return;
+                        case AgentFrameTypes.Assign:
+                            if (shard is { Finished.IsCompleted: false } busy && busy.RunId != frame.RunId)
+                            {
+                                await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Ready, RunId = frame.RunId, Shard = frame.Shard, Epoch = frame.Epoch, Reason = $"it is running shard {busy.Shard} of run {busy.RunId}" }, session.Token);
+                                break;
+                            }
+                            shard?.Stop("the dashboard leased this agent another shard");
+                            // Not awaited here: getting ready waits for the clock, whose pongs this loop receives.
+                            _ = Task.Run(async () =>
+                            {
+                                try
+                                {
+                                    await AssignAsync(link, frame, s => shard = s, session.Token);
+                                }
+                                catch (Exception ex) when (session.IsCancellationRequested || ex is System.Net.WebSockets.WebSocketException)
+                                {
+                                }
+                            });
+                            break;
+                        case AgentFrameTypes.Start when shard is { } s && frame.RunId == s.RunId && frame.DashboardTimeUs is { } at:
+                            logger.LogInformation("Run {RunId} shard {Shard}: starting at {At:O} on the dashboard's clock", s.RunId, s.Shard, DateTime.UnixEpoch.AddTicks(at * 10));
+                            _ = s.RunAsync(at, clock, session.Token);
+                            break;
+                        case AgentFrameTypes.Stop when shard is { } s && frame.RunId == s.RunId:
+                            logger.LogInformation("Run {RunId} shard {Shard}: the dashboard said stop ({Reason})", s.RunId, s.Shard, frame.Reason);
+                            s.Stop(frame.Reason ?? "the dashboard said stop");
+                            break;
+                        case AgentFrameTypes.Ack when shard is { } s && frame.Shard == s.Shard && frame.Epoch == s.Epoch && frame.Acked is { } acked:
+                            s.Acknowledge(acked);
+                            break;
                     }
                 }
             }
@@ -155,10 +190,47 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
         }
         finally
         {
+            shard?.Abandon(); // a lost dashboard must never leave this agent loading a target
             session.Cancel();
             socket.Abort();
         }
         return reason;
+    }
+
+    /// <summary>
+    /// Takes a shard: checks that this agent can run its kind and that its own target policy allows the targets
+    /// (the agent sends the traffic), waits for a first clock offset, then says ready, with its environment,
+    /// or why not.
+    /// </summary>
+    async Task AssignAsync(FrameLink link, AgentFrame assign, Action<AgentShard> took, CancellationToken ct)
+    {
+        var executor = executors.FirstOrDefault(e => e.Kind == assign.Kind);
+        string? refusal;
+        if (executor is null) refusal = $"this agent cannot run {assign.Kind} runs";
+        else if (assign is not { RunId: not null, Shard: not null, Epoch: not null, ParametersJson: { } parameters }) refusal = "the assignment was incomplete";
+        else
+        {
+            try
+            {
+                refusal = await executor.RefusalAsync(parameters, ct);
+            }
+            catch (System.Text.Json.JsonException ex)
+            {
+                refusal = $"its parameters could not be read: {ex.Message}";
+            }
+        }
+        for (var waited = 0; clock is null && waited < 40; waited++) await Task.Delay(50, ct);
+        if (refusal is null)
+        {
+            took(new AgentShard(assign, executor!, link));
+            logger.LogInformation("Run {RunId}: shard {Shard} leased to this agent (epoch {Epoch})", assign.RunId, assign.Shard, assign.Epoch);
+        }
+        else logger.LogWarning("Run {RunId}: refused shard {Shard}: {Reason}", assign.RunId, assign.Shard, refusal);
+        await link.SendAsync(new AgentFrame
+        {
+            Type = AgentFrameTypes.Ready, RunId = assign.RunId, Shard = assign.Shard, Epoch = assign.Epoch, Reason = refusal,
+            EnvironmentJson = refusal is null ? Json.Serialize(Core.Runs.EnvironmentSnapshot.Capture()) : null,
+        }, ct);
     }
 
     /// <summary>Several ping/pong exchanges; the one with the shortest round trip gives the offset, which the dashboard is told.</summary>
@@ -179,8 +251,9 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, ILogger<AgentLink
                 break; // no answer within a heartbeat: estimate from what came back
             }
         }
-        if (ClockOffset.Best(exchanges) is not { } clock) return;
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Clock, OffsetMs = clock.OffsetMs, RoundTripMs = clock.RoundTripMs }, ct);
+        if (ClockOffset.Best(exchanges) is not { } measured) return;
+        clock = measured;
+        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Clock, OffsetMs = measured.OffsetMs, RoundTripMs = measured.RoundTripMs }, ct);
     }
 }
 

@@ -16,4 +16,11 @@ public interface IBenchmarkExecutor
     /// the target are samples, not exceptions; throw only when the benchmark itself cannot proceed.
     /// </summary>
     Task ExecuteAsync(RunContext context, CancellationToken ct);
+
+    /// <summary>
+    /// Why this process may not send the run's load, or null: a runner agent checks its shard against its own
+    /// target policy before it says it is ready (issue 16), since it sends the traffic. The dashboard validated the
+    /// run against its policy already; an agent's may be stricter.
+    /// </summary>
+    Task<string?> RefusalAsync(string parametersJson, CancellationToken ct) => Task.FromResult<string?>(null);
 }

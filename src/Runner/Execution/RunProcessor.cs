@@ -21,11 +21,12 @@ public sealed class RunProcessor(
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
 
-    public async Task ProcessAsync(Run run, CancellationToken stopping)
+    /// <param name="executor">Who produces the samples; by default the executor of the run's kind in this process.</param>
+    public async Task ProcessAsync(Run run, CancellationToken stopping, IBenchmarkExecutor? executor = null)
     {
         try
         {
-            await ProcessCoreAsync(run, stopping);
+            await ProcessCoreAsync(run, executor ?? executors.FirstOrDefault(e => e.Kind == run.Kind), stopping);
         }
         catch (Exception ex)
         {
@@ -38,12 +39,11 @@ public sealed class RunProcessor(
         }
     }
 
-    async Task ProcessCoreAsync(Run run, CancellationToken stopping)
+    async Task ProcessCoreAsync(Run run, IBenchmarkExecutor? executor, CancellationToken stopping)
     {
         var o = options.Value;
         reserve.Ensure(); // made again if a full disk took it, now that there is room to start a run
         var environmentJson = Json.Serialize(EnvironmentSnapshot.Capture());
-        var executor = executors.FirstOrDefault(e => e.Kind == run.Kind);
         if (executor is null)
         {
             await FinishAsync(new Outcome(run.Id, RunStatus.Failed, 0, environmentJson, null, null, $"No executor for kind {run.Kind}."), stopping);
@@ -102,6 +102,11 @@ public sealed class RunProcessor(
             status = RunStatus.Completed;
             context.Notes.AddWarning($"Stopped at the sample budget of {budget:N0} samples (RunLimits:MaxSamplesPerRun), before the run's own end; every sample up to there is kept.");
             await MarkMeasuredAsync(run.Id, context.Completed);
+        }
+        catch (RunInterruptedException ex)
+        {
+            status = RunStatus.Interrupted;
+            error = ex.Message;
         }
         catch (OperationCanceledException) when (cancel.IsCancellationRequested)
         {

@@ -181,8 +181,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         await using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = """
-            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection, Series, Hit, LagNs)
-            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection, $series, $hit, $lag)
+            INSERT INTO Samples (RunId, "Index", OffsetNs, LatencyNs, HeadersNs, ConnectNs, StatusCode, Bytes, Error, IsWarmup, Connection, Series, Hit, LagNs, Shard)
+            VALUES ($run, $index, $offset, $latency, $headers, $connect, $status, $bytes, $error, $warmup, $connection, $series, $hit, $lag, $shard)
             """;
         var run = Parameter(insert, "$run");
         var index = Parameter(insert, "$index");
@@ -198,6 +198,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         var series = Parameter(insert, "$series");
         var hit = Parameter(insert, "$hit");
         var lag = Parameter(insert, "$lag");
+        var shard = Parameter(insert, "$shard");
         await insert.PrepareAsync();
 
         foreach (var s in batch)
@@ -216,6 +217,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             series.Value = (object?)s.Series ?? DBNull.Value;
             hit.Value = (object?)s.Hit ?? DBNull.Value;
             lag.Value = (object?)s.LagNs ?? DBNull.Value;
+            shard.Value = (object?)s.Shard ?? DBNull.Value;
             await insert.ExecuteNonQueryAsync();
         }
     }

@@ -32,10 +32,15 @@ public static class RunnerHost
                 ["Logging:LogLevel:Microsoft.EntityFrameworkCore"] = "Warning",
             },
         });
-        // An agent on another machine never touches a database: it only keeps its link to the dashboard.
+        // An agent on another machine never touches a database: it keeps its link to the dashboard and runs the
+        // shards it is leased, under its own target policy (Targets:*), since it sends the traffic.
         if (builder.Configuration.GetSection(RunnerOptions.Section).GetValue("Mode", RunnerMode.Runner) == RunnerMode.Agent)
         {
             builder.Services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
+            builder.Services.AddOptions<Core.Security.TargetOptions>().BindConfiguration(Core.Security.TargetOptions.Section);
+            builder.Services.AddSingleton<Core.Security.TargetPolicy>();
+            // The kinds whose load divides between agents (IBenchmarkKind.Split): HTTP only.
+            builder.Services.AddSingleton<Execution.IBenchmarkExecutor, Http.HttpBenchmark>();
             builder.Services.AddSingleton<Agents.AgentLink>();
             builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
             await builder.Build().RunAsync();

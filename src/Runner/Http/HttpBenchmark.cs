@@ -19,6 +19,16 @@ public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
 {
     public string Kind => HttpKind.KindName;
 
+    /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
+    public async Task<string?> RefusalAsync(string parametersJson, CancellationToken ct)
+    {
+        var parameters = Json.Deserialize<HttpParameters>(parametersJson);
+        foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
+            if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
+            else if (await policy.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
+        return null;
+    }
+
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {
         var parameters = Json.Deserialize<HttpParameters>(context.ParametersJson);

@@ -35,7 +35,8 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     /// measure at once and disturb each other; only this runner's with <c>Runner:ParallelLimit=runner</c>.
     /// The limit is part of the claiming UPDATE, which SQLite executes alone, so it holds under races.
     /// </summary>
-    public async Task<Run?> TryClaimAsync(CancellationToken ct)
+    /// <param name="withAgents">Claim runs spread over agents (<see cref="Run.Agents"/>: the dashboard's coordinator) rather than runs of a runner's own.</param>
+    public async Task<Run?> TryClaimAsync(CancellationToken ct, bool withAgents = false)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -43,13 +44,13 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var anyRunner = options.Value.ParallelLimit == ParallelLimit.Database;
         while (true)
         {
-            var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
+            var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
             if (candidate is not { } id) return null;
             var now = Now;
             var claimed = await db.Database.ExecuteSqlInterpolatedAsync(
                 $"""
                 UPDATE Runs SET Status = 'Running', StartedUtcMs = {now}, HeartbeatUtcMs = {now}, RunnerName = {RunnerName}
-                WHERE Id = {id} AND Status = 'Queued'
+                WHERE Id = {id} AND Status = 'Queued' AND (Agents IS NOT NULL) = {withAgents}
                   AND (SELECT COUNT(*) FROM Runs WHERE Status = 'Running' AND ({anyRunner} OR RunnerName = {RunnerName})) < {max}
                 """, ct);
             if (claimed == 1)

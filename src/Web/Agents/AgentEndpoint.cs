@@ -18,7 +18,8 @@ public static class AgentEndpoint
         app.MapGet("/api/agents", (AgentRegistry registry) => TypedResults.Ok(AgentDto.List(registry))).WithTags("Agents");
     }
 
-    static async Task ConnectAsync(HttpContext context, AgentKeys keys, AgentRegistry registry, IHostEnvironment environment, IConfiguration configuration, IHostApplicationLifetime lifetime)
+    static async Task ConnectAsync(HttpContext context, AgentKeys keys, AgentRegistry registry, AgentRunCoordinator runs, IHostEnvironment environment,
+        Microsoft.Extensions.Options.IOptions<AgentRunOptions> options, IHostApplicationLifetime lifetime)
     {
         if (!context.WebSockets.IsWebSocketRequest)
         {
@@ -26,7 +27,7 @@ public static class AgentEndpoint
             return;
         }
         var secure = context.Request.IsHttps || string.Equals(context.Request.Headers["X-Forwarded-Proto"], "https", StringComparison.OrdinalIgnoreCase);
-        if (!secure && !environment.IsDevelopment() && !configuration.GetValue<bool>("Agents:AllowInsecure"))
+        if (!secure && !environment.IsDevelopment() && !options.Value.AllowInsecure)
         {
             await Results.Problem(statusCode: 403, title: "wss:// is required", detail: "Agents link over TLS (wss://) outside Development, so their keys never cross a network in clear; set Agents:AllowInsecure=true only on a trusted network.").ExecuteAsync(context);
             return;
@@ -43,6 +44,7 @@ public static class AgentEndpoint
         var (state, superseded) = registry.Link(name!, context.Connection.RemoteIpAddress?.ToString());
         using var session = CancellationTokenSource.CreateLinkedTokenSource(context.RequestAborted);
         var link = new FrameLink(socket);
+        state.Link = link;
         var reason = "the agent closed the link";
         string? stopReason = null;
         // Replaced by a newer link, or the dashboard stopping: say goodbye first (the agent stops at once
@@ -74,10 +76,10 @@ public static class AgentEndpoint
                 // The lease: a frame must come within it, or the agent is taken as lost.
                 using var expiry = new CancellationTokenSource(AgentProtocol.Lease);
                 using var lease = CancellationTokenSource.CreateLinkedTokenSource(session.Token, expiry.Token);
-                AgentFrame? frame;
+                LinkMessage? message;
                 try
                 {
-                    frame = await link.ReceiveAsync(lease.Token);
+                    message = await link.ReceiveMessageAsync(lease.Token);
                 }
                 catch (OperationCanceledException) when (expiry.IsCancellationRequested)
                 {
@@ -85,8 +87,15 @@ public static class AgentEndpoint
                     reason = $"nothing heard for {AgentProtocol.Lease.TotalSeconds:N0} s (its lease)";
                     break;
                 }
-                if (frame is null) break;
+                if (message is not { } received) break;
                 state.LastHeard = DateTimeOffset.UtcNow;
+                if (received.Frame is not { } frame)
+                {
+                    // Samples of the run under way: stored, then acknowledged, before the next message is read, so
+                    // a dashboard slow to store slows the agent's window rather than growing a queue here.
+                    if (runs.Current?.OnSamples(state, received.Samples.Span) is { } ack) await link.SendAsync(ack, session.Token);
+                    continue;
+                }
                 switch (frame.Type)
                 {
                     case AgentFrameTypes.Hello:
@@ -98,6 +107,9 @@ public static class AgentEndpoint
                         break;
                     case AgentFrameTypes.Clock when frame is { OffsetMs: { } offset, RoundTripMs: { } roundTrip } && double.IsFinite(offset) && double.IsFinite(roundTrip):
                         state.Clock = new ClockOffset(offset, roundTrip);
+                        break;
+                    case AgentFrameTypes.Ready or AgentFrameTypes.Started or AgentFrameTypes.Done:
+                        runs.Current?.OnFrame(state, frame);
                         break;
                 }
             }
@@ -116,6 +128,7 @@ public static class AgentEndpoint
             try { await heartbeats; } catch (Exception) { /* ended with the session */ }
             socket.Abort();
             registry.Unlink(state, reason);
+            runs.Current?.OnUnlinked(state, reason);
         }
     }
 

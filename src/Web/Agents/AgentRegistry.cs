@@ -16,6 +16,9 @@ public sealed class AgentState(string name, long epoch, string? remote)
     public DateTimeOffset LinkedAt { get; } = DateTimeOffset.UtcNow;
     public DateTimeOffset LastHeard { get; set; } = DateTimeOffset.UtcNow;
     public ClockOffset? Clock { get; set; }
+
+    /// <summary>Where to send it frames: the link's sending half (sends are serialised there).</summary>
+    public FrameLink? Link { get; set; }
     public DateTimeOffset? EndedAt { get; set; }
     public string? EndReason { get; set; }
     public bool Linked => EndedAt is null;

@@ -1,4 +1,5 @@
 using BenchDashboard.Core;
+using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
@@ -66,7 +67,7 @@ public sealed record RunDto(
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
-    OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null)
+    OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -82,7 +83,7 @@ public sealed record RunDto(
         if (!report.Run.Status.IsFinal()) return From(report.Run, shownParameters); // figures come when it ends; until then, live
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
             compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
-            with { Load = OpenLoadDto.From(report.Digest.Load) };
+            with { Load = OpenLoadDto.From(report.Digest.Load), Agents = RunAgentDto.List(report.Run, report.Digest) };
     }
 
     /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>
@@ -96,7 +97,7 @@ public sealed record RunDto(
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),
         run.NotesJson is null ? null : Json.Deserialize<RunNotes>(run.NotesJson),
         stats is null ? null : StatsDto.From(stats),
-        series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson));
+        series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson), AgentsAsked: run.Agents, Agents: RunAgentDto.List(run, null));
 
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
 }
@@ -127,13 +128,13 @@ public sealed record LiveDto(
 /// <summary>One sample; in an open-model run offsetMs is its intended start, latencyMs is corrected and lagMs is how late it started.</summary>
 public sealed record SampleDto(
     int Index, bool IsWarmup, int Connection, double OffsetMs, double LatencyMs, double? HeadersMs, double? ConnectMs,
-    int? StatusCode, long Bytes, string Error, string? Series, bool? Hit, double? LagMs)
+    int? StatusCode, long Bytes, string Error, string? Series, bool? Hit, double? LagMs, int? Shard)
 {
     public static SampleDto From(Sample s) => new(
         s.Index, s.IsWarmup, s.Connection, Ms.Of(s.OffsetNs), Ms.Of(s.LatencyNs),
         s.HeadersNs is { } h ? Ms.Of(h) : null, s.ConnectNs is { } c ? Ms.Of(c) : null,
         s.StatusCode, s.Bytes, JsonNamingPolicy.CamelCase.ConvertName(s.Error.ToString()), s.Series, s.Hit,
-        s.LagNs is { } lag ? Ms.Of(lag) : null);
+        s.LagNs is { } lag ? Ms.Of(lag) : null, s.Shard);
 }
 
 /// <summary>
@@ -144,4 +145,19 @@ public sealed record OpenLoadDto(IReadOnlyList<SecondRate> PerSecond, int Late, 
 {
     public static OpenLoadDto? From(OpenLoadReport? report) =>
         report is null ? null : new(report.PerSecond, report.Late, Ms.Of(OpenLoadReport.LateNs));
+}
+
+/// <summary>
+/// One agent's shard of a run spread over agents (<c>agents</c>): who ran it, on what machine and how many
+/// connections, its start skew against the planned start (± the clock's error), how it ended, the samples it
+/// measured and stored, and, once the run has ended, its rate and nearest-rank p50/p99 over its own samples.
+/// </summary>
+public sealed record RunAgentDto(
+    int Shard, string? Agent, string? Machine, int Connections, string Status, string? Reason, double? StartSkewMs, double? ClockErrorMs,
+    long SamplesMeasured, int? SamplesStored, double? RequestsPerSecond, double? P50Ms, double? P99Ms, EnvironmentSnapshot? Environment)
+{
+    public static IReadOnlyList<RunAgentDto>? List(Run run, RunDigest? digest) => run.AgentsJson is null ? null :
+        AgentRunRow.Of(run, digest).Select(r => new RunAgentDto(r.Shard.Shard, r.Shard.Agent, r.Shard.Machine, r.Shard.Connections,
+            JsonNamingPolicy.CamelCase.ConvertName(r.Shard.Status.ToString()), r.Shard.Reason, r.Shard.StartSkewMs, r.Shard.ClockErrorMs, r.Shard.Samples,
+            r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment)).ToList();
 }

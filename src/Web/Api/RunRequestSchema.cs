@@ -29,6 +29,7 @@ public sealed class RunRequestSchema(BenchmarkKinds kinds) : IOpenApiOperationTr
                     ["kind"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [JsonValue.Create(kind.Name)], Description = kind.Title },
                     ["repeat"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "2", Maximum = RepeatRequest.MaxTimes.ToString(), Description = "Queue this many runs of these parameters together (a history, or groups to compare)." },
                     ["separateRuns"] = new OpenApiSchema { Type = JsonSchemaType.Boolean, Description = "With variants and repeat: each variant as runs of its own, queued A B A B …; the answer links their comparison." },
+                    ["agents"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "1", Description = "Spread the run over this many runner agents on other machines (linked to /agents/connect); the load (connections, requests, rate) is divided between them." },
                 },
             };
             variants.Add(new OpenApiSchema { Title = $"{kind.Name}: {kind.Title}", AllOf = [tag, parameters] });

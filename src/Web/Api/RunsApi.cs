@@ -51,10 +51,11 @@ public static class RunsApi
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["kind"] = [$"Supported kinds: {string.Join(", ", kinds.All.Select(k => $"\"{k.Name}\""))}."] });
         body.Remove("kind");
         if (!RepeatRequest.TryTake(body, out var repeat, out var refused)) return TypedResults.ValidationProblem(refused);
+        if (!AgentsRequest.TryTake(body, out var agents, out var badAgents)) return TypedResults.ValidationProblem(badAgents);
         try
         {
-            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, display, ct);
-            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct);
+            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, agents, display, ct);
+            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct, agents);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)) with { Notices = result.Notices is { Count: > 0 } n ? n : null });
         }
@@ -68,7 +69,7 @@ public static class RunsApi
     /// <c>repeat</c>: that many runs of the same parameters, queued together; with <c>separateRuns</c>, that many
     /// rounds of one plain run per variant, A B A B … Answers the runs and the compare page of their groups.
     /// </summary>
-    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, ParameterDisplay display, CancellationToken ct)
+    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, ParameterDisplay display, CancellationToken ct)
     {
         var variants = kind.SeparateVariants(parameters);
         if (repeat.SeparateRuns && variants.Count == 0)
@@ -78,7 +79,7 @@ public static class RunsApi
         var order = repeat.SeparateRuns
             ? Enumerable.Range(0, repeat.Times).SelectMany(_ => variants).ToList()
             : Enumerable.Range(0, repeat.Times).Select(_ => (Name: "", Parameters: parameters)).ToList();
-        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct);
+        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct, agents);
         if (runs.Count == 0) return TypedResults.ValidationProblem(invalid);
 
         var shown = Shown(request.HttpContext, display);
@@ -176,10 +177,10 @@ public static class RunsApi
             context.Response.ContentType = "text/csv";
             context.Response.Headers.ContentDisposition = $"attachment; filename={fileName}";
             await using var writer = new StreamWriter(context.Response.Body, new UTF8Encoding(false), bufferSize: 64 * 1024);
-            await writer.WriteAsync("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns\n");
+            await writer.WriteAsync("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns,shard\n");
             await foreach (var s in samples.WithCancellation(context.RequestAborted))
                 await writer.WriteAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs}\n"));
+                    $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs},{s.Shard}\n"));
         }
     }
 }

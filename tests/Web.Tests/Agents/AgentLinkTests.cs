@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Net;
-using System.Net.Http.Json;
 using System.Net.WebSockets;
 using System.Text.Json;
 using BenchDashboard.TestSupport;
@@ -16,62 +15,15 @@ namespace BenchDashboard.Web.Tests.Agents;
 [Collection(PublishedApps.Collection)]
 public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper output)
 {
-    sealed record Dashboard(PublishedApp App, HttpClient Client, int Port) : IAsyncDisposable
-    {
-        public async ValueTask DisposeAsync()
-        {
-            Client.Dispose();
-            await App.DisposeAsync();
-        }
-    }
-
-    async Task<Dashboard> StartDashboardAsync(TempDirectory dir)
-    {
-        var port = PublishedAppTests.FreePort();
-        var app = PublishedApp.Start(published.Folder, published.Folder, new()
-        {
-            ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{port}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = dir.File("bench.db"),
-            ["Demo__Seed"] = "false", ["HOME"] = dir.Path, ["Runner__Process"] = "none",
-            ["Agents__Keys__alpha"] = "alpha-key", ["Agents__Keys__beta"] = "beta-key", ["Agents__AllowInsecure"] = "true",
-        });
-        var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
-        await app.UntilHealthyAsync(client);
-        return new Dashboard(app, client, port);
-    }
-
-    PublishedApp StartAgent(TempDirectory dir, int port, string name, string key) =>
-        PublishedApp.Start(published.Folder, published.Folder, new()
-        {
-            ["Runner__Mode"] = "agent", ["Runner__Coordinator"] = $"http://127.0.0.1:{port}", ["Runner__AgentName"] = name, ["Runner__AgentKey"] = key,
-            ["HOME"] = dir.Path, ["DOTNET_ENVIRONMENT"] = "Production",
-        }, "--runner");
-
-    static async Task<JsonElement?> AgentAsync(HttpClient client, string name, bool linked) =>
-        (await client.GetFromJsonAsync<JsonElement>("/api/agents")).EnumerateArray()
-            .Where(a => a.GetProperty("name").GetString() == name && a.GetProperty("linked").GetBoolean() == linked)
-            .Select(a => (JsonElement?)a).FirstOrDefault();
-
-    /// <summary>Polls until the agent is in that state; returns it and how long that took.</summary>
-    static async Task<(JsonElement Agent, TimeSpan After)> UntilAsync(HttpClient client, string name, bool linked, Func<JsonElement, bool>? also = null, double seconds = 30)
-    {
-        var clock = Stopwatch.StartNew();
-        while (clock.Elapsed < TimeSpan.FromSeconds(seconds))
-        {
-            if (await AgentAsync(client, name, linked) is { } agent && (also is null || also(agent))) return (agent, clock.Elapsed);
-            await Task.Delay(20);
-        }
-        throw new TimeoutException($"Agent {name} not {(linked ? "linked" : "lost")} within {seconds} s: {await client.GetStringAsync("/api/agents")}");
-    }
-
     [Fact]
     public async Task AnAgentLinksWithItsKeyKeepsTimeAndALostOneIsNoticedByItsLease()
     {
         using var dir = new TempDirectory();
-        await using var dashboard = await StartDashboardAsync(dir);
+        await using var dashboard = await Dashboard.StartAsync(published, dir);
 
         // Linked, with its machine and a clock offset from the shortest of its ping round trips.
-        await using var alpha = StartAgent(dir, dashboard.Port, "alpha", "alpha-key");
-        var (linked, _) = await UntilAsync(dashboard.Client, "alpha", linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number);
+        await using var alpha = dashboard.StartAgent(published, dir, "alpha", "alpha-key");
+        var (linked, _) = await dashboard.UntilAgentAsync("alpha", linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number);
         var offset = linked.GetProperty("clockOffsetMs").GetDouble();
         var roundTrip = linked.GetProperty("clockRoundTripMs").GetDouble();
         output.WriteLine($"alpha: clock offset {offset:0.000} ms over a {roundTrip:0.000} ms round trip");
@@ -86,7 +38,7 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
         Process.Start("kill", ["-STOP", alpha.Pid.ToString()])!.WaitForExit();
         try
         {
-            var (lost, after) = await UntilAsync(dashboard.Client, "alpha", linked: false, seconds: 15);
+            var (lost, after) = await dashboard.UntilAgentAsync("alpha", linked: false, seconds: 15);
             output.WriteLine($"SIGSTOP'd agent noticed after {stopped.Elapsed.TotalSeconds:0.000} s: {lost.GetProperty("endReason").GetString()}");
             // The lease runs from the last frame, which came up to a heartbeat (1 s) before the stop.
             Assert.InRange(stopped.Elapsed.TotalSeconds, 1.9, 6);
@@ -98,11 +50,11 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
         }
 
         // It comes back (a new epoch), then kill -9: the lost socket is noticed within the lease.
-        var (again, _) = await UntilAsync(dashboard.Client, "alpha", linked: true, seconds: 40);
+        var (again, _) = await dashboard.UntilAgentAsync("alpha", linked: true, seconds: 40);
         Assert.True(again.GetProperty("epoch").GetInt64() > linked.GetProperty("epoch").GetInt64());
         var killed = Stopwatch.StartNew();
         Process.GetProcessById(alpha.Pid).Kill();
-        await UntilAsync(dashboard.Client, "alpha", linked: false, a => a.GetProperty("epoch").GetInt64() == again.GetProperty("epoch").GetInt64(), seconds: 15);
+        await dashboard.UntilAgentAsync("alpha", linked: false, a => a.GetProperty("epoch").GetInt64() == again.GetProperty("epoch").GetInt64(), seconds: 15);
         output.WriteLine($"kill -9'd agent noticed after {killed.Elapsed.TotalSeconds:0.000} s");
         Assert.InRange(killed.Elapsed.TotalSeconds, 0, 5);
     }
@@ -111,7 +63,7 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
     public async Task AWrongKeyIsRefusedAndAnAgentStopsWithinItsLeaseWhenTheDashboardDies()
     {
         using var dir = new TempDirectory();
-        await using var dashboard = await StartDashboardAsync(dir);
+        await using var dashboard = await Dashboard.StartAsync(published, dir);
         var endpoint = new Uri($"ws://127.0.0.1:{dashboard.Port}/agents/connect");
 
         // Refused: a wrong key, an unknown name, no key; not a WebSocket: 400.
@@ -125,16 +77,16 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
             Assert.Equal(HttpStatusCode.Unauthorized, socket.HttpStatusCode);
         }
         Assert.Equal(HttpStatusCode.BadRequest, (await dashboard.Client.GetAsync("/agents/connect")).StatusCode);
-        await using (var wrong = StartAgent(dir, dashboard.Port, "beta", "not-the-key"))
+        await using (var wrong = dashboard.StartAgent(published, dir, "beta", "not-the-key"))
         {
             await wrong.UntilLoggedAsync(@"refused agent 'beta'.*Trying again in (\d+) s");
-            Assert.Null(await AgentAsync(dashboard.Client, "beta", linked: true));
+            Assert.Null(await dashboard.AgentAsync("beta", linked: true));
         }
 
         // The dashboard hangs (SIGSTOP: its sockets stay open, it says nothing): the agent takes it as lost
         // when its lease runs out, from the dashboard's last heartbeat, up to a second before the stop.
-        await using var beta = StartAgent(dir, dashboard.Port, "beta", "beta-key");
-        await UntilAsync(dashboard.Client, "beta", linked: true);
+        await using var beta = dashboard.StartAgent(published, dir, "beta", "beta-key");
+        await dashboard.UntilAgentAsync("beta", linked: true);
         var stopped = Stopwatch.StartNew();
         Process.Start("kill", ["-STOP", dashboard.App.Pid.ToString()])!.WaitForExit();
         try

@@ -37,8 +37,8 @@ public class OpenModelApiTests
         var samples = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/samples");
         Assert.All(samples.EnumerateArray(), s => Assert.True(s.GetProperty("lagMs").GetDouble() >= 0));
         var csv = (await client.GetStringAsync($"/api/runs/{id}/samples?format=csv")).Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        Assert.EndsWith(",lag_ns", csv[0]);
-        Assert.All(csv.Skip(1), line => Assert.True(long.Parse(line.Split(',')[^1]) >= 0));
+        Assert.EndsWith(",lag_ns,shard", csv[0]);
+        Assert.All(csv.Skip(1), line => Assert.True(long.Parse(line.Split(',')[^2]) >= 0));
 
         // Windows and comparisons of either latency; a misspelt basis is a 400 naming the field.
         var corrected = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/analysis");

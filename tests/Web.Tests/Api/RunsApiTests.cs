@@ -124,9 +124,9 @@ public class RunsApiTests
         var csv = (await client.GetStringAsync($"/api/runs/{id}/samples?format=csv")).Split('\n', StringSplitOptions.RemoveEmptyEntries);
         var json = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/samples");
 
-        Assert.Equal("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns", csv[0]);
+        Assert.Equal("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns,shard", csv[0]);
         Assert.Equal(4, csv.Length);
-        Assert.All(csv.Skip(1), line => Assert.EndsWith(",503,16,HttpStatus,,,", line)); // a closed run: no lag
+        Assert.All(csv.Skip(1), line => Assert.EndsWith(",503,16,HttpStatus,,,,", line)); // a closed run: no lag; no agents: no shard
         Assert.Equal(3, json.GetArrayLength());
         Assert.Equal("httpStatus", json[0].GetProperty("error").GetString());
         var latencyNs = long.Parse(csv[1].Split(',')[4]);

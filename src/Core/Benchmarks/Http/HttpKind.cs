@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Security;
 using Microsoft.Extensions.Options;
 
@@ -33,4 +34,31 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
         p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1 })).ToList();
 
     public override HttpParameters IdenticalVariants(HttpParameters plain) => plain with { Variants = [new() { Name = "A" }, new() { Name = "B" }], InterleaveBlock = 1 };
+
+    /// <summary>
+    /// Connections, request counts and warm-up requests divided as evenly as whole numbers allow (the first shards
+    /// take the remainder), an open run's rate and every stage's rate divided by the shards; durations, the URL
+    /// and the variants are every shard's. Each shard needs a connection, and a request when counted.
+    /// </summary>
+    public override ShardSplit Split(HttpParameters p, int shards)
+    {
+        if (p.Concurrency < shards)
+            return ShardSplit.Refused($"Each agent needs a connection of its own: concurrency {p.Concurrency} cannot be divided between {shards} agents.");
+        if (p.Requests is { } requests && requests < shards)
+            return ShardSplit.Refused($"{requests} requests cannot be divided between {shards} agents: give each at least one.");
+        var parts = new List<ShardPart>();
+        for (var i = 0; i < shards; i++)
+        {
+            var part = p with
+            {
+                Concurrency = ShardSplit.Part(p.Concurrency, shards, i),
+                Requests = p.Requests is { } n ? ShardSplit.Part(n, shards, i) : null,
+                WarmupRequests = ShardSplit.Part(p.WarmupRequests, shards, i),
+                Rate = p.Rate / shards,
+                Stages = p.Stages?.Select(s => s with { Rate = s.Rate / shards }).ToList(),
+            };
+            parts.Add(new ShardPart(part, part.Concurrency * part.OperationsPerRequest));
+        }
+        return new ShardSplit(parts, null);
+    }
 }

@@ -102,6 +102,12 @@ namespace BenchDashboard.Core.Data.Migrations
                         .ValueGeneratedOnAdd()
                         .HasColumnType("INTEGER");
 
+                    b.Property<int?>("Agents")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("AgentsJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<int?>("BenchmarkId")
                         .HasColumnType("INTEGER");
 
@@ -212,6 +218,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<string>("Series")
                         .HasMaxLength(64)
                         .HasColumnType("TEXT");
+
+                    b.Property<int?>("Shard")
+                        .HasColumnType("INTEGER");
 
                     b.Property<int?>("StatusCode")
                         .HasColumnType("INTEGER");

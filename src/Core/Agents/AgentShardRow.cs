@@ -1,0 +1,45 @@
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Agents;
+
+/// <summary>How a shard of a run spread over agents went, as its run's page shows it.</summary>
+public enum ShardStatus
+{
+    /// <summary>Waiting for an agent to take it, or for the agent to say it is ready.</summary>
+    Waiting,
+    Ready,
+    Running,
+
+    /// <summary>Its load ended and every sample frame it sent is stored.</summary>
+    Done,
+
+    /// <summary>Its agent's link ended after the start: the samples stored before that are kept.</summary>
+    Lost,
+
+    /// <summary>Stopped by the dashboard (a cancel, another shard's agent lost, the run's sample budget).</summary>
+    Stopped,
+
+    /// <summary>Its agent could not run it (its target policy refused the target, its load failed).</summary>
+    Failed,
+}
+
+/// <summary>
+/// One shard of a run spread over runner agents (issue 16), stored with the run (<see cref="Run.AgentsJson"/>):
+/// which agent held it, how far apart from the planned start it began, and how it ended. Its latency figures
+/// come from its samples (<see cref="Statistics.ShardStatistics"/>), like the run's own.
+/// </summary>
+/// <param name="StartSkewMs">When the agent started, on the dashboard's clock, minus the planned start: off by at most <paramref name="ClockErrorMs"/> (half the round trip its clock offset was estimated over).</param>
+/// <param name="Samples">Samples the agent measured; the samples stored are counted from the database.</param>
+public sealed record AgentShardRow(
+    int Shard, string? Agent, string? Machine, int Connections, ShardStatus Status, string? Reason,
+    double? StartSkewMs, double? ClockErrorMs, long Samples, EnvironmentSnapshot? Environment)
+{
+    public static IReadOnlyList<AgentShardRow> Parse(string? json) => json is null ? [] : Json.Deserialize<List<AgentShardRow>>(json);
+}
+
+/// <summary>A shard's row as pages and the API show it: how it ran, and its figures from the run's digest (null until the run has ended, or when it measured nothing).</summary>
+public sealed record AgentRunRow(AgentShardRow Shard, Statistics.ShardStatistics? Figures)
+{
+    public static IReadOnlyList<AgentRunRow> Of(Run run, Statistics.RunDigest? digest) =>
+        AgentShardRow.Parse(run.AgentsJson).Select(r => new AgentRunRow(r, digest?.Shards?.FirstOrDefault(f => f.Shard == r.Shard))).ToList();
+}

@@ -1,0 +1,152 @@
+using System.Diagnostics;
+using System.Threading.Channels;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Agents;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Execution;
+
+namespace BenchDashboard.Runner.Agents;
+
+/// <summary>
+/// A shard of a run that the dashboard leased to this agent (issue 16): waits for the start time the dashboard
+/// names (on its clock, through this agent's <see cref="ClockOffset"/>), runs the kind's executor on the shard's
+/// parameters, and sends every sample back in binary frames through an <see cref="AckWindow"/>, so a slow
+/// dashboard slows the sending; then says it is done. Samples wait in a bounded buffer of
+/// <see cref="BufferSamples"/>: when the dashboard falls that far behind, the load stops rather than measuring
+/// into memory, as the runner does when its storage falls behind. The load stops when the dashboard says stop
+/// and when the link ends (<see cref="Abandon"/>): a lost dashboard must never leave an agent loading a target.
+/// </summary>
+sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLink link)
+{
+    public const int BufferSamples = 1 << 18;
+
+    /// <summary>How long the sender waits for more samples before sending a frame that is not full.</summary>
+    static readonly TimeSpan Gather = TimeSpan.FromMilliseconds(25);
+
+    readonly IReadOnlyList<string> series = assign.Series ?? [];
+    readonly CancellationTokenSource stop = new();
+    readonly AckWindow window = new(AgentProtocol.AckWindowFrames);
+    readonly Channel<Sample> outgoing = Channel.CreateBounded<Sample>(new BoundedChannelOptions(BufferSamples) { SingleReader = true });
+    string? stopReason;
+
+    public long RunId { get; } = assign.RunId ?? throw new InvalidDataException("An assignment without a run.");
+    public int Shard { get; } = assign.Shard ?? throw new InvalidDataException("An assignment without a shard.");
+    public long Epoch { get; } = assign.Epoch ?? throw new InvalidDataException("An assignment without an epoch.");
+
+    /// <summary>Set once the load has ended and done was said (or the link ended).</summary>
+    public Task Finished => finished.Task;
+    readonly TaskCompletionSource finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    int begun;
+
+    public void Stop(string why)
+    {
+        Interlocked.CompareExchange(ref stopReason, why, null);
+        stop.Cancel();
+        if (Volatile.Read(ref begun) == 0) finished.TrySetResult(); // stopped before its start: it never runs
+    }
+
+    /// <summary>The link ended: the load stops at once, and nothing more is sent.</summary>
+    public void Abandon() => Stop("the link to the dashboard ended");
+
+    public void Acknowledge(long through) => window.Acknowledge(through);
+
+    /// <summary>Waits for <paramref name="startAtUs"/> (the dashboard's clock), runs the load, sends its samples, says done.</summary>
+    public async Task RunAsync(long startAtUs, ClockOffset? clock, CancellationToken session)
+    {
+        if (Interlocked.Exchange(ref begun, 1) == 1) return; // a repeated start
+        try
+        {
+            using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
+            var offsetUs = (long)Math.Round((clock?.OffsetMs ?? 0) * 1000);
+            var waitUs = startAtUs - offsetUs - AgentProtocol.NowUs();
+            var at = Stopwatch.GetTimestamp() + waitUs * Stopwatch.Frequency / 1_000_000;
+            // The timer to within 20 ms, then a precise sleep to the microsecond it is due; the thread that wakes
+            // notes the time and starts the load itself, so no scheduling hop lies between the two.
+            if (waitUs > 20_000) await Task.Delay(TimeSpan.FromMicroseconds(waitUs - 20_000), load.Token);
+            var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
+                outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
+            var woke = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var execution = Task.Run(() =>
+            {
+                try
+                {
+                    PreciseSleep.Until(at, load.Token);
+                }
+                catch (OperationCanceledException)
+                {
+                    woke.TrySetCanceled();
+                    throw;
+                }
+                woke.TrySetResult(AgentProtocol.NowUs());
+                return executor.ExecuteAsync(context, load.Token);
+            });
+            var startedUs = await woke.Task;
+            // Said before any sample is sent: the dashboard places this shard's samples by it.
+            await link.SendAsync(new AgentFrame
+            {
+                Type = AgentFrameTypes.Started, RunId = RunId, Shard = Shard, Epoch = Epoch,
+                DashboardTimeUs = startedUs + offsetUs, RoundTripMs = clock?.RoundTripMs,
+            }, session);
+            var sending = SendAllAsync(session);
+            string? failure = null;
+            try
+            {
+                await execution;
+            }
+            catch (OperationCanceledException) when (load.IsCancellationRequested)
+            {
+                // Stopped: what was measured is sent.
+            }
+            catch (Exception ex)
+            {
+                failure = $"its load failed: {ex.Message}";
+            }
+            outgoing.Writer.TryComplete();
+            var frames = await sending;
+            await link.SendAsync(new AgentFrame
+            {
+                Type = AgentFrameTypes.Done, RunId = RunId, Shard = Shard, Epoch = Epoch, Samples = context.Completed, Frames = frames,
+                NotesJson = context.Notes.IsEmpty ? null : Json.Serialize(context.Notes), Reason = failure ?? stopReason,
+            }, session);
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or System.Net.WebSockets.WebSocketException)
+        {
+            // Stopped before the start, or the link ended: nothing more to say.
+        }
+        finally
+        {
+            outgoing.Writer.TryComplete();
+            finished.TrySetResult();
+        }
+    }
+
+    /// <summary>Sends the samples as they come, in frames of up to <see cref="SampleFrames.MaxCount"/>; returns how many frames.</summary>
+    async Task<long> SendAllAsync(CancellationToken session)
+    {
+        var reader = outgoing.Reader;
+        var batch = new List<Sample>(SampleFrames.MaxCount);
+        long frames = 0;
+        while (await reader.WaitToReadAsync(session))
+        {
+            // A moment for more to come, so a slow load does not send a frame per sample.
+            if (reader.Count < SampleFrames.MaxCount) await Task.WhenAny(reader.Completion, Task.Delay(Gather, session));
+            while (reader.TryRead(out var sample))
+            {
+                batch.Add(sample);
+                if (batch.Count == SampleFrames.MaxCount) frames += await SendAsync(batch, session);
+            }
+            if (batch.Count > 0) frames += await SendAsync(batch, session);
+        }
+        return frames;
+    }
+
+    async Task<int> SendAsync(List<Sample> batch, CancellationToken session)
+    {
+        byte[] frame = [];
+        await window.AddAsync(sequence => frame = SampleFrames.Encode(new SampleBatchHeader(Shard, Epoch, sequence, batch.Count), batch, series), session);
+        await link.SendSamplesAsync(frame, session);
+        batch.Clear();
+        return 1;
+    }
+}

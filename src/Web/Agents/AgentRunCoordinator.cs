@@ -1,0 +1,91 @@
+using BenchDashboard.Core.Agents;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner;
+using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Scheduling;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+
+namespace BenchDashboard.Web.Agents;
+
+/// <summary>
+/// The dashboard's side of runs spread over runner agents (issue 16). It lives where the agents link (this
+/// process, whichever process runs the dashboard's own runner), claims queued runs that ask for agents (a
+/// runner never claims them: <see cref="RunStore.TryClaimAsync"/>), one at a time and within the database's
+/// limit of parallel runs, and sees each through the runner's <see cref="RunProcessor"/> with an
+/// <see cref="AgentRun"/> as its executor. The agents' links (<see cref="AgentEndpoint"/>) hand it the frames,
+/// samples and losses of the run under way (<see cref="Current"/>).
+/// </summary>
+public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry registry, BenchmarkKinds kinds, IOptions<AgentRunOptions> options,
+    ILogger<AgentRunCoordinator> logger) : BackgroundService
+{
+    static readonly TimeSpan Poll = TimeSpan.FromMilliseconds(500);
+    volatile AgentRun? current;
+
+    /// <summary>The run being spread over agents now, if any.</summary>
+    public AgentRun? Current => current;
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        // A runner identity of its own: its runs are not the dashboard runner's, whose recovery ends its own at a restart.
+        using var identity = ActivatorUtilities.CreateInstance<RunnerIdentity>(services);
+        var store = ActivatorUtilities.CreateInstance<RunStore>(services, identity);
+        var processor = ActivatorUtilities.CreateInstance<RunProcessor>(services, store, Array.Empty<IBenchmarkExecutor>());
+        var quiet = new QuietLog(logger, TimeSpan.FromMinutes(1));
+        var recovered = false;
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            try
+            {
+                if (!recovered)
+                {
+                    // Runs this coordinator's process left running when it died: ended now, not after the stale timeout.
+                    if (await store.RecoverAsync(ownOnly: true, stoppingToken) is > 0 and var count) logger.LogWarning("Recovered {Count} run(s) with agents left running", count);
+                    recovered = true;
+                }
+                if (await store.TryClaimAsync(stoppingToken, withAgents: true) is { } run)
+                {
+                    var agentRun = Plan(run);
+                    current = agentRun;
+                    try
+                    {
+                        await processor.ProcessAsync(run, stoppingToken, agentRun);
+                    }
+                    finally
+                    {
+                        current = null;
+                    }
+                    continue;
+                }
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                break;
+            }
+            catch (Exception ex)
+            {
+                if (StorageFault.Of(ex) is not null) StorageFault.ForgetConnections();
+                quiet.Error(ex, $"The agents' coordinator failed: {StorageFault.Of(ex)?.Reason ?? ex.Message}; trying again.");
+            }
+            await Task.Delay(Poll, stoppingToken).ContinueWith(_ => { }, TaskScheduler.Default);
+        }
+    }
+
+    /// <summary>The run's shards, as its kind divides its load; a run that cannot be divided fails saying why.</summary>
+    AgentRun Plan(Run run)
+    {
+        var kind = kinds.Get(run.Kind);
+        var parameters = kind.Deserialize(run.ParametersJson);
+        var split = kind.Split(parameters, run.Agents ?? 1);
+        return new AgentRun(run, split, kind.PlannedSeries(parameters), registry, options.Value, (json, ct) => SaveRowsAsync(run.Id, json, ct), logger);
+    }
+
+    async Task SaveRowsAsync(long runId, string json, CancellationToken ct)
+    {
+        await using var scope = services.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET AgentsJson = {json} WHERE Id = {runId}", ct);
+    }
+}
