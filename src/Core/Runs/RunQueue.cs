@@ -24,17 +24,17 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
-        if (agents is not null && AgentsError(kind, parameters, agents.Value) is { } refused) errors["agents"] = [refused];
+        if (agents is not null) AddAgentsError(errors, kind, parameters, agents.Value);
         var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents);
         return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
     }
 
-    /// <summary>Why a run of these parameters cannot be spread over <paramref name="agents"/> agents, or null.</summary>
-    string? AgentsError(IBenchmarkKind kind, object parameters, int agents)
+    /// <summary>The agents' error beside the parameters' own: whether the load divides is asked only of valid parameters.</summary>
+    void AddAgentsError(Dictionary<string, string[]> errors, IBenchmarkKind kind, object parameters, int agents)
     {
         var most = limits.Value.MaxAgentsPerRun;
-        if (agents < 1 || agents > most) return $"agents is a whole number from 1 to {most} (RunLimits:MaxAgentsPerRun).";
-        return kind.Split(parameters, agents).Refusal;
+        if (agents < 1 || agents > most) errors.TryAdd("agents", [$"agents is a whole number from 1 to {most} (RunLimits:MaxAgentsPerRun)."]);
+        else if (errors.Count == 0 && kind.Split(parameters, agents).Refusal is { } refused) errors["agents"] = [refused];
     }
 
     /// <summary>
@@ -50,7 +50,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
             var kind = kinds.For(parameters[i].GetType());
             foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
                 errors.TryAdd(field, messages);
-            if (agents is not null && AgentsError(kind, parameters[i], agents.Value) is { } refused) errors.TryAdd("agents", [refused]);
+            if (agents is not null) AddAgentsError(errors, kind, parameters[i], agents.Value);
             runs.Add(new Run
             {
                 Agents = agents,

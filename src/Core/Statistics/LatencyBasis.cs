@@ -44,6 +44,6 @@ public static class LatencyBases
         RunId = s.RunId, Index = s.Index, IsWarmup = s.IsWarmup, Connection = s.Connection,
         OffsetNs = s.OffsetNs + lag, LatencyNs = s.LatencyNs - lag, LagNs = null,
         HeadersNs = s.HeadersNs, ConnectNs = s.ConnectNs, StatusCode = s.StatusCode, Bytes = s.Bytes,
-        Error = s.Error, Series = s.Series, Hit = s.Hit,
+        Error = s.Error, Series = s.Series, Hit = s.Hit, Shard = s.Shard,
     };
 }

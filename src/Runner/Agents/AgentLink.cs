@@ -99,6 +99,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;
         AgentShard? shard = null;
+        var stoppedRuns = new System.Collections.Concurrent.ConcurrentDictionary<long, byte>(); // runs the dashboard said stop to, over this link
         clock = null; // measured again over this link
         var reason = "the dashboard closed the link";
         var receiving = Task.Run(async () =>
@@ -120,7 +121,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
                             reason = $"the dashboard said goodbye: {frame.Reason}";
                             return;
                         case AgentFrameTypes.Assign:
-                            if (shard is { Finished.IsCompleted: false } busy && busy.RunId != frame.RunId)
+                            if (shard is { Begun: true, Finished.IsCompleted: false } busy && busy.RunId != frame.RunId)
                             {
                                 await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Ready, RunId = frame.RunId, Shard = frame.Shard, Epoch = frame.Epoch, Reason = $"it is running shard {busy.Shard} of run {busy.RunId}" }, session.Token);
                                 break;
@@ -131,20 +132,29 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
                             {
                                 try
                                 {
-                                    await AssignAsync(link, frame, s => shard = s, session.Token);
+                                    await AssignAsync(link, frame, taken =>
+                                    {
+                                        // A stop that came while it got ready (the run failed meanwhile) stops it at once.
+                                        if (stoppedRuns.ContainsKey(taken.RunId)) taken.Stop("the dashboard said stop before it was ready");
+                                        shard = taken;
+                                    }, session.Token);
                                 }
                                 catch (Exception ex) when (session.IsCancellationRequested || ex is System.Net.WebSockets.WebSocketException)
                                 {
                                 }
                             });
                             break;
-                        case AgentFrameTypes.Start when shard is { } s && frame.RunId == s.RunId && frame.DashboardTimeUs is { } at:
+                        case AgentFrameTypes.Start when shard is { } s && frame.RunId == s.RunId && frame.DashboardTimeUs is { } at && clock is { } measured:
                             logger.LogInformation("Run {RunId} shard {Shard}: starting at {At:O} on the dashboard's clock", s.RunId, s.Shard, DateTime.UnixEpoch.AddTicks(at * 10));
-                            _ = s.RunAsync(at, clock, session.Token);
+                            _ = s.RunAsync(at, measured, session.Token);
                             break;
-                        case AgentFrameTypes.Stop when shard is { } s && frame.RunId == s.RunId:
-                            logger.LogInformation("Run {RunId} shard {Shard}: the dashboard said stop ({Reason})", s.RunId, s.Shard, frame.Reason);
-                            s.Stop(frame.Reason ?? "the dashboard said stop");
+                        case AgentFrameTypes.Stop when frame.RunId is { } stoppedRun:
+                            stoppedRuns[stoppedRun] = 0;
+                            if (shard is { } held && held.RunId == stoppedRun)
+                            {
+                                logger.LogInformation("Run {RunId} shard {Shard}: the dashboard said stop ({Reason})", held.RunId, held.Shard, frame.Reason);
+                                held.Stop(frame.Reason ?? "the dashboard said stop");
+                            }
                             break;
                         case AgentFrameTypes.Ack when shard is { } s && frame.Shard == s.Shard && frame.Epoch == s.Epoch && frame.Acked is { } acked:
                             s.Acknowledge(acked);
@@ -219,7 +229,11 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
                 refusal = $"its parameters could not be read: {ex.Message}";
             }
         }
-        for (var waited = 0; clock is null && waited < 40; waited++) await Task.Delay(50, ct);
+        // Its start is placed on the dashboard's clock through the offset: no offset, no start.
+        for (var waited = 0; clock is null && waited < 100; waited++) await Task.Delay(50, ct);
+        // The path that wakes for the start, once now: its first call compiles it, which made a first start ~20 ms late.
+        await Task.Run(() => Execution.PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
+        if (refusal is null && clock is null) refusal = "its clock offset to the dashboard could not be measured within 5 s";
         if (refusal is null)
         {
             took(new AgentShard(assign, executor!, link));

@@ -39,11 +39,24 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
 
     int begun;
 
+    /// <summary>Cancelled <see cref="AgentProtocol.Lease"/> after a stop: as long as the dashboard waits for a stopped shard's samples.</summary>
+    readonly CancellationTokenSource drain = new();
+
+    /// <summary>Whether its load was started (a shard stopped before that never runs, and frees the agent at once).</summary>
+    public bool Begun => Volatile.Read(ref begun) == 1;
+
     public void Stop(string why)
     {
         Interlocked.CompareExchange(ref stopReason, why, null);
         stop.Cancel();
-        if (Volatile.Read(ref begun) == 0) finished.TrySetResult(); // stopped before its start: it never runs
+        try
+        {
+            drain.CancelAfter(AgentProtocol.Lease);
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+        if (!Begun) finished.TrySetResult(); // stopped before its start: it never runs
     }
 
     /// <summary>The link ended: the load stops at once, and nothing more is sent.</summary>
@@ -52,20 +65,23 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
     public void Acknowledge(long through) => window.Acknowledge(through);
 
     /// <summary>Waits for <paramref name="startAtUs"/> (the dashboard's clock), runs the load, sends its samples, says done.</summary>
-    public async Task RunAsync(long startAtUs, ClockOffset? clock, CancellationToken session)
+    public async Task RunAsync(long startAtUs, ClockOffset clock, CancellationToken session)
     {
         if (Interlocked.Exchange(ref begun, 1) == 1) return; // a repeated start
+        using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
+        using var sendable = CancellationTokenSource.CreateLinkedTokenSource(session, drain.Token);
+        var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
+            outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
+        long frames = 0;
+        string? failure = null;
         try
         {
-            using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
-            var offsetUs = (long)Math.Round((clock?.OffsetMs ?? 0) * 1000);
+            var offsetUs = (long)Math.Round(clock.OffsetMs * 1000);
             var waitUs = startAtUs - offsetUs - AgentProtocol.NowUs();
             var at = Stopwatch.GetTimestamp() + waitUs * Stopwatch.Frequency / 1_000_000;
             // The timer to within 20 ms, then a precise sleep to the microsecond it is due; the thread that wakes
             // notes the time and starts the load itself, so no scheduling hop lies between the two.
             if (waitUs > 20_000) await Task.Delay(TimeSpan.FromMicroseconds(waitUs - 20_000), load.Token);
-            var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
-                outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
             var woke = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
             var execution = Task.Run(() =>
             {
@@ -86,10 +102,9 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
             await link.SendAsync(new AgentFrame
             {
                 Type = AgentFrameTypes.Started, RunId = RunId, Shard = Shard, Epoch = Epoch,
-                DashboardTimeUs = startedUs + offsetUs, RoundTripMs = clock?.RoundTripMs,
+                DashboardTimeUs = startedUs + offsetUs, RoundTripMs = clock.RoundTripMs,
             }, session);
-            var sending = SendAllAsync(session);
-            string? failure = null;
+            var sending = SendAllAsync(sendable.Token);
             try
             {
                 await execution;
@@ -103,7 +118,29 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
                 failure = $"its load failed: {ex.Message}";
             }
             outgoing.Writer.TryComplete();
-            var frames = await sending;
+            frames = await sending;
+        }
+        catch (OperationCanceledException) when (!session.IsCancellationRequested && !drain.IsCancellationRequested)
+        {
+            // Stopped before its start: done with nothing measured, below.
+        }
+        catch (Exception ex) when (session.IsCancellationRequested || drain.IsCancellationRequested || ex is System.Net.WebSockets.WebSocketException)
+        {
+            // The link ended, or the dashboard stopped waiting for this shard: nothing more to say.
+            outgoing.Writer.TryComplete();
+            finished.TrySetResult();
+            return;
+        }
+        catch (Exception ex)
+        {
+            failure = $"its load failed: {ex.Message}"; // said, so the dashboard does not wait for this shard
+        }
+        finally
+        {
+            outgoing.Writer.TryComplete();
+        }
+        try
+        {
             await link.SendAsync(new AgentFrame
             {
                 Type = AgentFrameTypes.Done, RunId = RunId, Shard = Shard, Epoch = Epoch, Samples = context.Completed, Frames = frames,
@@ -112,11 +149,10 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         }
         catch (Exception ex) when (ex is OperationCanceledException or System.Net.WebSockets.WebSocketException)
         {
-            // Stopped before the start, or the link ended: nothing more to say.
+            // The link ended: the dashboard counts the shard lost.
         }
         finally
         {
-            outgoing.Writer.TryComplete();
             finished.TrySetResult();
         }
     }

@@ -74,6 +74,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
         }
         finally
         {
+            await StopAllAsync("the run ended"); // whatever ended it, no agent goes on loading for it
             lock (gate) closed = true;
             await SaveRowsAsync();
         }
@@ -114,7 +115,13 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             }
             lock (gate)
             {
-                if (shards.All(s => s.Status == ShardStatus.Ready)) return;
+                if (shards.All(s => s.Status == ShardStatus.Ready))
+                {
+                    // In the same lock as the check: from here a lost agent's shard is lost, not leased again.
+                    plannedStartUs = AgentProtocol.NowUs() + (long)AgentProtocol.StartLead.TotalMicroseconds;
+                    started = true;
+                    return;
+                }
                 var idle = new Queue<AgentState>(registry.Linked.Where(a => a.Link is not null && shards.All(s => s.Agent != a)));
                 foreach (var shard in shards.Where(s => s.Agent is null))
                 {
@@ -150,12 +157,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
     async Task StartAsync(CancellationToken ct)
     {
         List<ShardState> ready;
-        lock (gate)
-        {
-            plannedStartUs = AgentProtocol.NowUs() + (long)AgentProtocol.StartLead.TotalMicroseconds;
-            started = true;
-            ready = shards.ToList();
-        }
+        lock (gate) ready = shards.ToList();
         foreach (var shard in ready)
             await TrySendAsync(shard.Agent!, new AgentFrame { Type = AgentFrameTypes.Start, RunId = run.Id, Shard = shard.Index, Epoch = shard.Epoch, DashboardTimeUs = plannedStartUs });
         logger.LogInformation("Run {RunId}: {Count} agents start at {At:O}", run.Id, ready.Count, DateTime.UnixEpoch.AddTicks(plannedStartUs * 10));
@@ -195,8 +197,13 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             await Wait(TimeSpan.FromMilliseconds(250), ct);
         }
         lock (gate)
+        {
             if (shards.FirstOrDefault(s => s.Status == ShardStatus.Failed) is { } failed)
                 throw new InvalidOperationException($"Agent {failed.Agent?.Name} could not run shard {failed.Index}: {failed.Reason}");
+            // Stopped without being asked (it fell too far behind): its share of the load is missing.
+            if (shards.FirstOrDefault(s => s.Status == ShardStatus.Stopped) is { } stopped)
+                throw new InvalidOperationException($"Agent {stopped.Agent?.Name} stopped shard {stopped.Index} early: {stopped.Reason}. It measured {stopped.AgentSamples:N0} samples, of which {stopped.Received:N0} reached the dashboard; they are kept.");
+        }
     }
 
     async Task Wait(TimeSpan most, CancellationToken ct)
@@ -227,7 +234,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
         try
         {
             using var brief = new CancellationTokenSource(AgentProtocol.Lease);
-            await agent.Link!.SendAsync(frame, brief.Token);
+            if (agent.Link is { } link) await link.SendAsync(frame, brief.Token);
         }
         catch (Exception ex)
         {

@@ -76,10 +76,21 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
     /// <summary>The run's shards, as its kind divides its load; a run that cannot be divided fails saying why.</summary>
     AgentRun Plan(Run run)
     {
-        var kind = kinds.Get(run.Kind);
-        var parameters = kind.Deserialize(run.ParametersJson);
-        var split = kind.Split(parameters, run.Agents ?? 1);
-        return new AgentRun(run, split, kind.PlannedSeries(parameters), registry, options.Value, (json, ct) => SaveRowsAsync(run.Id, json, ct), logger);
+        ShardSplit split;
+        IReadOnlyList<string> series = [];
+        try
+        {
+            var kind = kinds.Get(run.Kind);
+            var parameters = kind.Deserialize(run.ParametersJson);
+            split = kind.Split(parameters, run.Agents ?? 1);
+            series = kind.PlannedSeries(parameters);
+        }
+        catch (Exception ex)
+        {
+            // Claimed already: the processor must still end it, failed with why.
+            split = ShardSplit.Refused($"its parameters could not be divided: {ex.Message}");
+        }
+        return new AgentRun(run, split, series, registry, options.Value, (json, ct) => SaveRowsAsync(run.Id, json, ct), logger);
     }
 
     async Task SaveRowsAsync(long runId, string json, CancellationToken ct)

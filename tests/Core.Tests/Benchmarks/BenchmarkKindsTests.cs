@@ -66,4 +66,34 @@ public class BenchmarkKindsTests
         Assert.Empty(kinds.PlannedSeries(unreadable));
         Assert.Equal("gone", kinds.Describe(new Run { Kind = "gone", ParametersJson = "{}" }));
     }
+
+    [Fact]
+    public void AnHttpRunDividesBetweenAgentsSoThePartsAddUpAndOtherKindsSayWhyNot()
+    {
+        var kinds = Kinds();
+        var http = kinds.Get("http");
+        var run = new HttpParameters { Url = "http://127.0.0.1:1/", Concurrency = 7, Requests = 1001, WarmupRequests = 5, Variants = [new() { Name = "A" }, new() { Name = "B" }] };
+
+        var split = http.Split(run, 3);
+        Assert.Null(split.Refusal);
+        var parts = split.Parts.Select(p => (HttpParameters)p.Parameters).ToList();
+        Assert.Equal([3, 2, 2], parts.Select(p => p.Concurrency));
+        Assert.Equal(1001, parts.Sum(p => p.Requests));
+        Assert.Equal([334, 334, 333], parts.Select(p => p.Requests!.Value));
+        Assert.Equal([2, 2, 1], parts.Select(p => p.WarmupRequests));
+        Assert.All(parts, p => Assert.Equal(run.Url, p.Url));
+        Assert.All(parts, p => Assert.Equal(["A", "B"], http.PlannedSeries(p))); // every shard measures every variant
+        Assert.Equal([6, 4, 4], split.Parts.Select(p => p.Connections)); // a connection per worker and variant
+
+        // An open run's rate and its stages' rates are divided; its duration is every shard's.
+        var open = new HttpParameters { Url = "http://127.0.0.1:1/", Model = LoadModel.Open, Rate = 300, DurationSeconds = 10, Concurrency = 4, Stages = [new(5, 600), new(0, 90)] };
+        var shards = http.Split(open, 2).Parts.Select(p => (HttpParameters)p.Parameters).ToList();
+        Assert.All(shards, p => Assert.Equal(150, p.Rate));
+        Assert.All(shards, p => Assert.Equal([300.0, 45.0], p.Stages!.Select(s => s.Rate)));
+        Assert.All(shards, p => Assert.Equal(10, p.DurationSeconds));
+
+        Assert.Contains("concurrency 2 cannot be divided between 3 agents", http.Split(run with { Concurrency = 2 }, 3).Refusal);
+        Assert.Contains("2 requests cannot be divided between 3 agents", http.Split(run with { Requests = 2 }, 3).Refusal);
+        Assert.Contains("only HTTP runs are spread over agents", kinds.Get("fileSystem").Split(kinds.Get("fileSystem").Deserialize("{}"), 2).Refusal);
+    }
 }

@@ -81,6 +81,11 @@ public class RunsApiTests
     [InlineData("""{"kind":"http","url":"http://169.254.169.254/latest/meta-data/","requests":1}""", "cloud metadata address")]
     [InlineData("""{"kind":"http","url":"http://10.0.0.1/","requests":1}""", "private range")]
     [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":1,"headers":null}""", "headers")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":10,"concurrency":2,"agents":"two"}""", "\"agents\":[\"agents is a whole number")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":10,"concurrency":2,"agents":0}""", "\"agents\":[\"agents is a whole number from 1 to 16")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":10,"concurrency":2,"agents":17}""", "RunLimits:MaxAgentsPerRun")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1/","requests":10,"agents":2}""", "concurrency 1 cannot be divided between 2 agents")]
+    [InlineData("""{"kind":"cache","requests":10,"agents":2}""", "only HTTP runs are spread over agents")]
     public async Task UnknownKindsMisspelledFieldsAndWrongTypesAreRejected(string body, string field)
     {
         await using var app = new DashboardFactory();

@@ -55,7 +55,7 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
                 Requests = p.Requests is { } n ? ShardSplit.Part(n, shards, i) : null,
                 WarmupRequests = ShardSplit.Part(p.WarmupRequests, shards, i),
                 Rate = p.Rate / shards,
-                Stages = p.Stages?.Select(s => s with { Rate = s.Rate / shards }).ToList(),
+                Stages = p.Stages?.Select(s => s is null ? s! : s with { Rate = s.Rate / shards }).ToList(), // a null stage is the validator's to refuse
             };
             parts.Add(new ShardPart(part, part.Concurrency * part.OperationsPerRequest));
         }
