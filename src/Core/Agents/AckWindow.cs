@@ -3,8 +3,8 @@ namespace BenchDashboard.Core.Agents;
 /// <summary>
 /// An agent's side of the sample channel (issue 16): frames sent and not yet acknowledged, at most
 /// <see cref="Capacity"/> of them. A sender that finds the window full waits, so a slow dashboard slows its
-/// agents instead of filling their memory. After a reconnect, <see cref="Unacknowledged"/> is what to send
-/// again, in order.
+/// agents instead of filling their memory. (Frames are kept until acknowledged, in order, for a resend after a
+/// reconnect; today a link that ends ends its shard, so nothing is resent.)
 /// </summary>
 public sealed class AckWindow(int capacity)
 {
@@ -44,10 +44,5 @@ public sealed class AckWindow(int capacity)
             }
         }
         if (freed > 0) room.Release(freed);
-    }
-
-    public IReadOnlyList<(long Sequence, byte[] Frame)> Unacknowledged()
-    {
-        lock (pending) return pending.Select(p => (p.Key, p.Value)).ToList();
     }
 }

@@ -80,7 +80,7 @@ public static class AgentFrameTypes
     /// <summary>Dashboard → agent: stop the shard's load now (a cancel, a lost agent, the run's budget), and send what was measured.</summary>
     public const string Stop = "stop";
 
-    /// <summary>Dashboard → agent: a shard's sample frames are stored through <see cref="AgentFrame.Acked"/>.</summary>
+    /// <summary>Dashboard → agent: a shard's sample frames through <see cref="AgentFrame.Acked"/> were taken by the run's sample writer.</summary>
     public const string Ack = "ack";
 }
 

@@ -35,7 +35,11 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     /// measure at once and disturb each other; only this runner's with <c>Runner:ParallelLimit=runner</c>.
     /// The limit is part of the claiming UPDATE, which SQLite executes alone, so it holds under races.
     /// </summary>
-    /// <param name="withAgents">Claim runs spread over agents (<see cref="Run.Agents"/>: the dashboard's coordinator) rather than runs of a runner's own.</param>
+    /// <param name="withAgents">
+    /// Claim runs spread over agents (<see cref="Run.Agents"/>: the dashboard's coordinator) rather than runs of a
+    /// runner's own. Neither claims past an older queued run of the other's: runs start in the order they were
+    /// queued, though a runner, finishing a run, looks for the next at once and the coordinator polls.
+    /// </param>
     public async Task<Run?> TryClaimAsync(CancellationToken ct, bool withAgents = false)
     {
         await using var scope = scopes.CreateAsyncScope();
@@ -51,6 +55,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                 $"""
                 UPDATE Runs SET Status = 'Running', StartedUtcMs = {now}, HeartbeatUtcMs = {now}, RunnerName = {RunnerName}
                 WHERE Id = {id} AND Status = 'Queued' AND (Agents IS NOT NULL) = {withAgents}
+                  AND NOT EXISTS (SELECT 1 FROM Runs AS older WHERE older.Status = 'Queued' AND older.Id < {id} AND (older.Agents IS NOT NULL) <> {withAgents})
                   AND (SELECT COUNT(*) FROM Runs WHERE Status = 'Running' AND ({anyRunner} OR RunnerName = {RunnerName})) < {max}
                 """, ct);
             if (claimed == 1)
@@ -60,6 +65,8 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             }
             // Another runner (or a cancel) got there first, or the limit is reached: look again, or stop.
             if (await db.Runs.CountAsync(r => r.Status == RunStatus.Running && (anyRunner || r.RunnerName == RunnerName), ct) >= max) return null;
+            // An older run of the other claimer's waits first.
+            if (await db.Runs.AnyAsync(r => r.Status == RunStatus.Queued && r.Id < id && (r.Agents != null) != withAgents, ct)) return null;
         }
     }
 

@@ -91,8 +91,9 @@ public static class AgentEndpoint
                 state.LastHeard = DateTimeOffset.UtcNow;
                 if (received.Frame is not { } frame)
                 {
-                    // Samples of the run under way: stored, then acknowledged, before the next message is read, so
-                    // a dashboard slow to store slows the agent's window rather than growing a queue here.
+                    // Samples of the run under way: handed to the run's sample writer, then acknowledged, before the next
+                    // message is read. A writer that falls behind fills its buffer and stops the run, as for the
+                    // dashboard's own runner; until then the window keeps each agent at most 16 frames ahead.
                     if (runs.Current?.OnSamples(state, received.Samples.Span) is { } ack) await link.SendAsync(ack, session.Token);
                     continue;
                 }

@@ -60,6 +60,32 @@ public class RunnerServiceTests
     }
 
     [Fact]
+    public async Task RunsWithAgentsAreTheCoordinatorsAndNeitherClaimerJumpsTheQueue()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        var ids = await host.WithDbAsync(async db =>
+        {
+            var runs = new[] { (int?)null, 2, null }.Select(agents => new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now, Agents = agents }).ToList();
+            db.Runs.AddRange(runs);
+            await db.SaveChangesAsync();
+            return runs.Select(r => r.Id).ToList();
+        });
+        var store = host.Services.GetRequiredService<RunStore>();
+        async Task Finish(long id) => await host.WithDbAsync(db => db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET Status = 'Completed' WHERE Id = {id}"));
+
+        // The coordinator waits for the older run of the runner's; the runner takes it.
+        Assert.Null(await store.TryClaimAsync(CancellationToken.None, withAgents: true));
+        Assert.Equal(ids[0], (await store.TryClaimAsync(CancellationToken.None))?.Id);
+        await Finish(ids[0]);
+        // Then the runner does not pass the run with agents, which the coordinator takes.
+        Assert.Null(await store.TryClaimAsync(CancellationToken.None));
+        Assert.Equal(ids[1], (await store.TryClaimAsync(CancellationToken.None, withAgents: true))?.Id);
+        await Finish(ids[1]);
+        Assert.Null(await store.TryClaimAsync(CancellationToken.None, withAgents: true));
+        Assert.Equal(ids[2], (await store.TryClaimAsync(CancellationToken.None))?.Id);
+    }
+
+    [Fact]
     public async Task ADueCronSlotQueuesExactlyOneRun()
     {
         await using var host = await RunnerHost.CreateAsync();
