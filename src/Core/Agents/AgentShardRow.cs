@@ -29,10 +29,11 @@ public enum ShardStatus
 /// come from its samples (<see cref="Statistics.ShardStatistics"/>), like the run's own.
 /// </summary>
 /// <param name="StartSkewMs">When the agent started, on the dashboard's clock, minus the planned start: off by at most <paramref name="ClockErrorMs"/> (half the round trip its clock offset was estimated over).</param>
-/// <param name="Samples">Samples the agent measured; the samples stored are counted from the database.</param>
+/// <param name="Samples">Samples the agent said it measured, once its load ended; the samples stored are counted from the database.</param>
+/// <param name="Received">Samples the dashboard has received from it so far (what a live view shows).</param>
 public sealed record AgentShardRow(
     int Shard, string? Agent, string? Machine, int Connections, ShardStatus Status, string? Reason,
-    double? StartSkewMs, double? ClockErrorMs, long Samples, EnvironmentSnapshot? Environment)
+    double? StartSkewMs, double? ClockErrorMs, long Samples, EnvironmentSnapshot? Environment, long Received = 0)
 {
     public static IReadOnlyList<AgentShardRow> Parse(string? json) => json is null ? [] : Json.Deserialize<List<AgentShardRow>>(json);
 }

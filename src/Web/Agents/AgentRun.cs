@@ -59,7 +59,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
         /// <summary>Its agent said done, and every frame it sent is stored.</summary>
         public bool Complete => Frames is { } f && FramesStored >= f;
 
-        public AgentShardRow Row() => new(Index, Agent?.Name, Agent?.Machine, Connections, Status, Reason, SkewMs, ClockErrorMs, AgentSamples, Environment);
+        public AgentShardRow Row() => new(Index, Agent?.Name, Agent?.Machine, Connections, Status, Reason, SkewMs, ClockErrorMs, AgentSamples, Environment, Received);
     }
 
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
@@ -102,6 +102,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
     async Task GatherAsync(CancellationToken ct)
     {
         var deadline = DateTimeOffset.UtcNow.AddSeconds(options.BarrierSeconds);
+        var nextSave = DateTimeOffset.UtcNow.AddSeconds(1);
         while (true)
         {
             var assignments = new List<(AgentState Agent, AgentFrame Frame)>();
@@ -137,6 +138,11 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
                 }
             }
             foreach (var (agent, frame) in assignments) await TrySendAsync(agent, frame);
+            if (DateTimeOffset.UtcNow > nextSave)
+            {
+                await SaveRowsAsync(); // a live view shows who joined while it waits
+                nextSave = DateTimeOffset.UtcNow.AddSeconds(1);
+            }
             if (DateTimeOffset.UtcNow > deadline)
             {
                 string why;

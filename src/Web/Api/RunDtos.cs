@@ -150,14 +150,15 @@ public sealed record OpenLoadDto(IReadOnlyList<SecondRate> PerSecond, int Late, 
 /// <summary>
 /// One agent's shard of a run spread over agents (<c>agents</c>): who ran it, on what machine and how many
 /// connections, its start skew against the planned start (± the clock's error), how it ended, the samples it
-/// measured and stored, and, once the run has ended, its rate and nearest-rank p50/p99 over its own samples.
+/// measured (said when its load ended), the dashboard received so far and stored, and, once the run has ended,
+/// its rate and nearest-rank p50/p99 over its own samples.
 /// </summary>
 public sealed record RunAgentDto(
     int Shard, string? Agent, string? Machine, int Connections, string Status, string? Reason, double? StartSkewMs, double? ClockErrorMs,
-    long SamplesMeasured, int? SamplesStored, double? RequestsPerSecond, double? P50Ms, double? P99Ms, EnvironmentSnapshot? Environment)
+    long SamplesMeasured, long SamplesReceived, int? SamplesStored, double? RequestsPerSecond, double? P50Ms, double? P99Ms, EnvironmentSnapshot? Environment)
 {
     public static IReadOnlyList<RunAgentDto>? List(Run run, RunDigest? digest) => run.AgentsJson is null ? null :
         AgentRunRow.Of(run, digest).Select(r => new RunAgentDto(r.Shard.Shard, r.Shard.Agent, r.Shard.Machine, r.Shard.Connections,
             JsonNamingPolicy.CamelCase.ConvertName(r.Shard.Status.ToString()), r.Shard.Reason, r.Shard.StartSkewMs, r.Shard.ClockErrorMs, r.Shard.Samples,
-            r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment)).ToList();
+            r.Shard.Received, r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment)).ToList();
 }

@@ -104,8 +104,8 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
         // The run's page has a row per agent.
         var page = WebUtility.HtmlDecode(await dashboard.Client.GetStringAsync($"/runs/{id}"));
         Assert.Contains("id=\"agent-rows\"", page);
-        Assert.Contains("<td>alpha</td>", page);
-        Assert.Contains("<td>beta</td>", page);
+        Assert.Contains("data-field=\"agent\">alpha</td>", page);
+        Assert.Contains("data-field=\"agent\">beta</td>", page);
 
         // Three asked, two linked: the barrier fails the run, saying how many joined; nothing was measured.
         var three = await QueueAsync(dashboard, new { kind = "http", url = target.Url("/delay?ms=2").ToString(), concurrency = 3, requests = 30, agents = 3 });

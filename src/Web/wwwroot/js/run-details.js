@@ -237,6 +237,7 @@
             }
             text('progress', u.number(run.completedRequests));
             if (run.status !== 'queued' && run.status !== 'running') return finish();
+            for (const a of run.agents ?? []) agentRow(a);
             const l = run.live;
             if (l) {
                 for (const s of l.seconds) seconds.set(s.second, s);
@@ -273,6 +274,19 @@
                 }
             }
             setTimeout(poll, 1000);
+        }
+
+        // A run over agents: who holds each shard, its start skew, the samples received and its status, as they come.
+        function agentRow(a) {
+            const row = document.querySelector(`#agent-rows tr[data-shard="${a.shard}"]`);
+            if (!row) return;
+            const set = (field, value) => { const cell = row.querySelector(`[data-field="${field}"]`); if (cell) cell.textContent = value; };
+            set('agent', a.agent ?? '–');
+            set('machine', a.machine ?? '–');
+            set('connections', a.connections ? u.number(a.connections) : '–');
+            set('skew', a.startSkewMs === null ? '–' : u.number(a.startSkewMs, 2) + (a.clockErrorMs === null ? '' : ` ± ${u.number(a.clockErrorMs, 2)}`));
+            set('samples', u.number(Math.max(a.samplesMeasured, a.samplesReceived)));
+            set('status', a.status + (a.reason ? `: ${a.reason}` : ''));
         }
 
         // The run has ended: its finished page replaces this one's content in place.
