@@ -180,6 +180,15 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             lock (gate)
             {
                 if (shards.All(s => s.Complete)) break;
+                // An agent still linked that never says it started (its clock far off, its process stuck) holds the
+                // run as a lost one would: it is taken as lost a lease after its start was due.
+                if (lost is null && AgentProtocol.NowUs() > plannedStartUs + (long)AgentProtocol.Lease.TotalMicroseconds
+                    && shards.FirstOrDefault(s => s.Status == ShardStatus.Ready) is { } late)
+                {
+                    late.Status = ShardStatus.Lost;
+                    late.Reason = $"it did not say it started within {AgentProtocol.Lease.TotalSeconds:N0} s of the planned start";
+                    lost = $"Agent {late.Agent?.Name} {late.Reason}. The other agents' samples until they were stopped are kept.";
+                }
                 interrupted = lost;
             }
             if (interrupted is not null || ct.IsCancellationRequested)
