@@ -16,14 +16,51 @@ namespace BenchDashboard.Web.Tests.Agents;
 [Collection(PublishedApps.Collection)]
 public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper output)
 {
-    /// <summary>Both agents linked, each with a clock offset (they measure it before saying ready).</summary>
-    async Task<(PublishedApp Alpha, PublishedApp Beta)> StartAgentsAsync(Dashboard dashboard, TempDirectory dir)
+    /// <summary>A target of known latency, the dashboard, and agents alpha and beta linked, each with a clock offset (measured before they say ready).</summary>
+    sealed record Scene(KestrelTarget Target, Dashboard Dashboard, PublishedApp Alpha, PublishedApp Beta) : IAsyncDisposable
     {
-        var alpha = dashboard.StartAgent(published, dir, "alpha", "alpha-key");
-        var beta = dashboard.StartAgent(published, dir, "beta", "beta-key");
-        foreach (var name in new[] { "alpha", "beta" })
-            await dashboard.UntilAgentAsync(name, linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number);
-        return (alpha, beta);
+        public async ValueTask DisposeAsync()
+        {
+            await Alpha.DisposeAsync();
+            await Beta.DisposeAsync();
+            await Dashboard.DisposeAsync();
+            await Target.DisposeAsync();
+        }
+    }
+
+    async Task<Scene> StartAsync(TempDirectory dir, Dictionary<string, string?>? settings = null)
+    {
+        var target = await KestrelTarget.StartAsync();
+        Dashboard dashboard;
+        try
+        {
+            dashboard = await Dashboard.StartAsync(published, dir, settings);
+        }
+        catch
+        {
+            await target.DisposeAsync();
+            throw;
+        }
+        var scene = new Scene(target, dashboard, dashboard.StartAgent(published, dir, "alpha", "alpha-key"), dashboard.StartAgent(published, dir, "beta", "beta-key"));
+        try
+        {
+            foreach (var name in new[] { "alpha", "beta" })
+                await dashboard.UntilAgentAsync(name, linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number);
+            return scene;
+        }
+        catch
+        {
+            await scene.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>A 60 s two-agent run against <paramref name="path"/>, once over 100 of its samples have arrived.</summary>
+    static async Task<long> LoadedRunAsync(Scene scene, string path)
+    {
+        var id = await QueueAsync(scene.Dashboard, new { kind = "http", url = scene.Target.Url(path).ToString(), concurrency = 2, durationSeconds = 60, agents = 2 });
+        await UntilAsync(scene.Dashboard, id, r => r.GetProperty("completedRequests").GetInt32() > 100, 60);
+        return id;
     }
 
     static async Task<long> QueueAsync(Dashboard dashboard, object request)
@@ -57,11 +94,8 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
     public async Task TwoAgentsDriveOneRunFromOneStartAndEveryRequestIsStoredOnceWithItsAgent()
     {
         using var dir = new TempDirectory();
-        await using var target = await KestrelTarget.StartAsync();
-        await using var dashboard = await Dashboard.StartAsync(published, dir, new() { ["Agents__BarrierSeconds"] = "4" });
-        var (alpha, beta) = await StartAgentsAsync(dashboard, dir);
-        await using var _ = alpha;
-        await using var __ = beta;
+        await using var scene = await StartAsync(dir, new() { ["Agents__BarrierSeconds"] = "4" });
+        var (target, dashboard) = (scene.Target, scene.Dashboard);
         await target.TakeHeldAsync();
 
         var id = await QueueAsync(dashboard, new { kind = "http", url = target.Url("/delay?ms=2&record=true").ToString(), concurrency = 4, requests = 600, warmupRequests = 20, agents = 2 });
@@ -129,16 +163,12 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
     public async Task AnAgentKilledMidRunEndsTheRunInterruptedNamingItAndTheOthersSamplesAreKept()
     {
         using var dir = new TempDirectory();
-        await using var target = await KestrelTarget.StartAsync();
-        await using var dashboard = await Dashboard.StartAsync(published, dir);
-        var (alpha, beta) = await StartAgentsAsync(dashboard, dir);
-        await using var _ = alpha;
-        await using var __ = beta;
+        await using var scene = await StartAsync(dir);
+        var dashboard = scene.Dashboard;
+        var id = await LoadedRunAsync(scene, "/delay?ms=5");
 
-        var id = await QueueAsync(dashboard, new { kind = "http", url = target.Url("/delay?ms=5").ToString(), concurrency = 2, durationSeconds = 60, agents = 2 });
-        await UntilAsync(dashboard, id, r => r.GetProperty("completedRequests").GetInt32() > 100, 60);
         var killed = Stopwatch.StartNew();
-        Process.GetProcessById(alpha.Pid).Kill();
+        Process.GetProcessById(scene.Alpha.Pid).Kill();
         var (run, _) = await UntilAsync(dashboard, id, Final, 30);
         output.WriteLine($"kill -9 of alpha mid-run: run {run.GetProperty("status").GetString()} after {killed.Elapsed.TotalSeconds:0.000} s: {run.GetProperty("error").GetString()}");
         Assert.Equal("interrupted", run.GetProperty("status").GetString());
@@ -157,14 +187,9 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
     public async Task AgentsStopTheirLoadWithinTheLeaseWhenTheDashboardHangs()
     {
         using var dir = new TempDirectory();
-        await using var target = await KestrelTarget.StartAsync();
-        await using var dashboard = await Dashboard.StartAsync(published, dir);
-        var (alpha, beta) = await StartAgentsAsync(dashboard, dir);
-        await using var _ = alpha;
-        await using var __ = beta;
-
-        var id = await QueueAsync(dashboard, new { kind = "http", url = target.Url("/delay?ms=2&record=true").ToString(), concurrency = 2, durationSeconds = 60, agents = 2 });
-        await UntilAsync(dashboard, id, r => r.GetProperty("completedRequests").GetInt32() > 100, 60);
+        await using var scene = await StartAsync(dir);
+        var (target, dashboard) = (scene.Target, scene.Dashboard);
+        var id = await LoadedRunAsync(scene, "/delay?ms=2&record=true");
 
         // SIGSTOP: the dashboard's sockets stay open and it says nothing. The agents must stop loading the target
         // once their lease runs out, measured here as the last moment requests still reached the target.
