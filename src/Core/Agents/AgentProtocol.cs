@@ -98,6 +98,9 @@ public sealed record AgentFrame
     public double? OffsetMs { get; init; }
     public double? RoundTripMs { get; init; }
     public string? Reason { get; init; }
+
+    /// <summary>With a <see cref="AgentFrameTypes.Ready"/> that refuses: the agent is still busy with another run's shard (ask again), not unable to run this one.</summary>
+    public bool? Busy { get; init; }
     public long? RunId { get; init; }
     public int? Shard { get; init; }
     public string? Kind { get; init; }

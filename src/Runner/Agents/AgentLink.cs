@@ -123,7 +123,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
                         case AgentFrameTypes.Assign:
                             if (shard is { Begun: true, Finished.IsCompleted: false } busy && busy.RunId != frame.RunId)
                             {
-                                await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Ready, RunId = frame.RunId, Shard = frame.Shard, Epoch = frame.Epoch, Reason = $"it is running shard {busy.Shard} of run {busy.RunId}" }, session.Token);
+                                await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Ready, RunId = frame.RunId, Shard = frame.Shard, Epoch = frame.Epoch, Reason = $"it is running shard {busy.Shard} of run {busy.RunId}", Busy = true }, session.Token);
                                 break;
                             }
                             shard?.Stop("the dashboard leased this agent another shard");

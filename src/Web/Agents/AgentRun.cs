@@ -269,7 +269,13 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             switch (frame.Type)
             {
                 case AgentFrameTypes.Ready when shard.Status == ShardStatus.Waiting:
-                    if (frame.Reason is { } refused)
+                    if (frame.Busy == true)
+                    {
+                        // Still finishing an earlier run's shard: the shard is leased again, to it or another, until the barrier's timeout.
+                        shard.Agent = null;
+                        shard.Reason = $"{agent.Name} was busy: {frame.Reason}";
+                    }
+                    else if (frame.Reason is { } refused)
                     {
                         shard.Status = ShardStatus.Failed;
                         shard.Reason = refused;
@@ -278,6 +284,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
                     else
                     {
                         shard.Status = ShardStatus.Ready;
+                        shard.Reason = null;
                         shard.Environment = TryParse(frame.EnvironmentJson);
                     }
                     break;
