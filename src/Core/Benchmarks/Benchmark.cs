@@ -19,6 +19,9 @@ public sealed class Benchmark
     public string? ThresholdsJson { get; set; }
     public long CreatedUtcMs { get; set; }
 
+    /// <summary>Its runs are spread over this many runner agents (<see cref="Runs.Run.Agents"/>); null: the dashboard's own runner.</summary>
+    public int? Agents { get; set; }
+
     /// <summary>The schedule slot last turned into a run; guards against enqueuing the same slot twice.</summary>
     public long? LastScheduledUtcMs { get; set; }
 }

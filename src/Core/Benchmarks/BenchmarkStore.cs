@@ -5,7 +5,7 @@ using NCrontab;
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>Saved benchmark definitions: validated before anything is stored.</summary>
-public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time)
+public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits)
 {
     public Task<List<Benchmark>> ListAsync(CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().OrderBy(b => b.Name).ToListAsync(ct);
@@ -16,16 +16,19 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
     /// <param name="parameters">Any registered kind's parameters record; the kind follows from its type.</param>
     /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
+    /// <param name="agents">Its runs spread over this many runner agents; null: the dashboard's own runner.</param>
     public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null)
+        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null)
     {
         var kind = kinds.For(parameters.GetType());
-        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), await kind.ValidateAsync(parameters, ct), cron, enabled, thresholds, ct);
+        var errors = await kind.ValidateAsync(parameters, ct);
+        Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), errors, cron, enabled, thresholds, agents, ct);
     }
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
-        Thresholds? thresholds, CancellationToken ct)
+        Thresholds? thresholds, int? agents, CancellationToken ct)
     {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
         name = name?.Trim() ?? ""; // a form posts no value at all for an empty field
@@ -59,6 +62,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         if (benchmark.CronSchedule != cron) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
         benchmark.CronSchedule = cron;
         benchmark.Enabled = enabled;
+        benchmark.Agents = agents;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
         await db.SaveChangesAsync(ct);
         return (benchmark, errors);

@@ -34,7 +34,7 @@ public sealed class AaChecks(BenchDbContext db, BenchmarkKinds kinds, RunQueue q
         var plain = kind.SeparateVariants(parameters) is { Count: > 0 } variants ? variants[0].Parameters : parameters;
         var interleaved = kind.IdenticalVariants(plain);
         var order = Enumerable.Range(0, rounds).SelectMany(_ => interleaved is null ? [plain, plain] : new[] { interleaved, plain, plain }).ToList();
-        var (runs, invalid) = await queue.EnqueueAllAsync(order, ct);
+        var (runs, invalid) = await queue.EnqueueAllAsync(order, ct, benchmark.Agents); // checked as it runs: on its agents too
         if (runs.Count == 0) return (null, new(invalid));
 
         var check = new AaCheck

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
@@ -24,17 +25,9 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
-        if (agents is not null) AddAgentsError(errors, kind, parameters, agents.Value);
+        AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
         var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents);
         return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
-    }
-
-    /// <summary>The agents' error beside the parameters' own: whether the load divides is asked only of valid parameters.</summary>
-    void AddAgentsError(Dictionary<string, string[]> errors, IBenchmarkKind kind, object parameters, int agents)
-    {
-        var most = limits.Value.MaxAgentsPerRun;
-        if (agents < 1 || agents > most) errors.TryAdd("agents", [$"agents is a whole number from 1 to {most} (RunLimits:MaxAgentsPerRun)."]);
-        else if (errors.Count == 0 && kind.Split(parameters, agents).Refusal is { } refused) errors["agents"] = [refused];
     }
 
     /// <summary>
@@ -50,7 +43,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
             var kind = kinds.For(parameters[i].GetType());
             foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
                 errors.TryAdd(field, messages);
-            if (agents is not null) AddAgentsError(errors, kind, parameters[i], agents.Value);
+            AgentsField.Validate(errors, kind, parameters[i], agents, limits.Value);
             runs.Add(new Run
             {
                 Agents = agents,
@@ -70,7 +63,8 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {
         var (json, errors) = await kinds.ValidateStoredAsync(benchmark.Kind, benchmark.ParametersJson, ct);
-        return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct);
+        if (errors.Count == 0 && kinds.Find(benchmark.Kind) is { } kind) AgentsField.Validate(errors, kind, kind.Deserialize(json), benchmark.Agents, limits.Value);
+        return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct, benchmark.Agents);
     }
 
     async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct, int? agents = null)

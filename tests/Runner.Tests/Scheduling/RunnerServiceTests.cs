@@ -115,6 +115,34 @@ public class RunnerServiceTests
     }
 
     [Fact]
+    public async Task ABenchmarkOnAgentsQueuesItsRunsOnAgentsAndOneWhoseLoadNoLongerDividesIsRefused()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        await host.WithDbAsync(async db =>
+        {
+            db.Benchmarks.Add(new Benchmark
+            {
+                Name = "on agents", Kind = HttpKind.KindName, CronSchedule = "* * * * *", CreatedUtcMs = Now - 5 * 60_000, LastScheduledUtcMs = Now - 5 * 60_000, Agents = 2,
+                ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 10, Concurrency = 2 }),
+            });
+            return await db.SaveChangesAsync();
+        });
+
+        Assert.Equal(1, await host.Services.GetRequiredService<CronScheduler>().EnqueueDueAsync(CancellationToken.None));
+        var run = await host.WithDbAsync(db => db.Runs.SingleAsync());
+        Assert.Equal(2, run.Agents);
+        Assert.Null(await host.Services.GetRequiredService<RunStore>().TryClaimAsync(CancellationToken.None)); // the coordinator's, not the runner's
+
+        // One whose stored load no longer divides (edited by hand, or stored under other limits) is refused, saying why.
+        var benchmark = await host.WithDbAsync(db => db.Benchmarks.AsNoTracking().SingleAsync());
+        benchmark.ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 10, Concurrency = 1 });
+        using var scope = host.Services.CreateScope();
+        var refused = await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(benchmark, CancellationToken.None);
+        Assert.False(refused.IsValid);
+        Assert.Contains("concurrency 1 cannot be divided between 2 agents", refused.Errors["agents"][0]);
+    }
+
+    [Fact]
     public async Task AQueuedRunIsExecutedAndEverySampleIsStored()
     {
         await using var target = await KestrelTarget.StartAsync();

@@ -23,6 +23,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .ValueGeneratedOnAdd()
                         .HasColumnType("INTEGER");
 
+                    b.Property<int?>("Agents")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long>("CreatedUtcMs")
                         .HasColumnType("INTEGER");
 

@@ -8,11 +8,17 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
 /// <summary>Creates or edits a saved benchmark of any kind and its schedule and limits; invalid input stores nothing.</summary>
-public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
+public sealed class EditModel(BenchmarkStore store, KindForms forms, BenchDashboard.Web.Agents.AgentRegistry agents) : PageModel
 {
     [BindProperty] public string? Name { get; set; } // nullable: an empty name is the store's message, not a binding error
     [BindProperty] public string? CronSchedule { get; set; }
     [BindProperty] public bool Enabled { get; set; } = true;
+
+    /// <summary>Its runs spread over this many runner agents (issue 16); empty: the dashboard's own runner.</summary>
+    [BindProperty] public int? Agents { get; set; }
+
+    /// <summary>The agents linked now, for the field's hint.</summary>
+    public int AgentsLinked => agents.Linked.Count;
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }
@@ -32,6 +38,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
         Enabled = benchmark.Enabled;
+        Agents = benchmark.Agents;
         Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
         Current = page;
         Form = page.NewForm();
@@ -53,7 +60,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)
         {
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds());
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents);
             if (saved is not null) return Redirect("/benchmarks");
         }
         ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));

@@ -104,7 +104,7 @@ public sealed class DetailsModel(
     public async Task<IActionResult> OnPostSaveAsync(long id, string? name, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is not { } run || kinds.Find(run.Kind) is not { } kind) return NotFound();
-        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct);
+        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct, agents: run.Agents);
         if (saved is null)
         {
             Message = "Not saved: " + string.Join(" ", errors.SelectMany(e => e.Value));
