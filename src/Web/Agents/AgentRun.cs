@@ -35,7 +35,6 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
     bool started, closed;
     string? failure, lost;
 
-    public long RunId => run.Id;
     public string Kind => run.Kind;
 
     sealed class ShardState(int index, string parametersJson, int connectionBase, int connections)
@@ -93,7 +92,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
         }
     }
 
-    public string RowsJson()
+    string RowsJson()
     {
         lock (gate) return Json.Serialize(shards.Select(s => s.Row()).ToList());
     }
