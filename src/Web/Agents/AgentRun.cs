@@ -234,13 +234,15 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
 
     async Task StopAllAsync(string why)
     {
-        List<ShardState> running;
+        List<(AgentState Agent, AgentFrame Frame)> stops;
         lock (gate)
         {
-            running = shards.Where(s => s.Agent is not null && s.Status is not (ShardStatus.Lost or ShardStatus.Failed) && !s.Complete && !s.StopAsked).ToList();
+            // Agent and epoch taken under the lock: a lost agent's shard is let go (its agent null) by OnUnlinked.
+            var running = shards.Where(s => s.Agent is not null && s.Status is not (ShardStatus.Lost or ShardStatus.Failed) && !s.Complete && !s.StopAsked).ToList();
             foreach (var s in running) s.StopAsked = true;
+            stops = running.Select(s => (s.Agent!, new AgentFrame { Type = AgentFrameTypes.Stop, RunId = run.Id, Shard = s.Index, Epoch = s.Epoch, Reason = why })).ToList();
         }
-        foreach (var shard in running) await TrySendAsync(shard.Agent!, new AgentFrame { Type = AgentFrameTypes.Stop, RunId = run.Id, Shard = shard.Index, Epoch = shard.Epoch, Reason = why });
+        foreach (var (agent, frame) in stops) await TrySendAsync(agent, frame);
     }
 
     async Task TrySendAsync(AgentState agent, AgentFrame frame)
