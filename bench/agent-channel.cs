@@ -72,9 +72,8 @@ var acking = Task.Run(async () =>
 });
 for (long f = 0; f < frames; f++)
 {
-    byte[]? frame = null;
-    await window.AddAsync(s => frame = SampleFrames.Encode(new(0, 1, s, batch), samples, series), default);
-    await agent.SendAsync(frame!, WebSocketMessageType.Binary, true, default);
+    var sequence = await window.AddAsync(default);
+    await agent.SendAsync(SampleFrames.Encode(new(0, 1, sequence, batch), samples, series), WebSocketMessageType.Binary, true, default);
 }
 await Task.WhenAll(receiving, acking);
 clock.Stop();

@@ -1,47 +1,46 @@
 namespace BenchDashboard.Core.Agents;
 
 /// <summary>
-/// An agent's side of the sample channel (issue 16): frames sent and not yet acknowledged, at most
-/// <see cref="Capacity"/> of them. A sender that finds the window full waits, so a slow dashboard slows its
-/// agents instead of filling their memory. (Frames are kept until acknowledged, in order, for a resend after a
-/// reconnect; today a link that ends ends its shard, so nothing is resent.)
+/// An agent's side of the sample channel (issue 16): sequence numbers of frames sent and not yet acknowledged, at
+/// most <see cref="Capacity"/> of them. A sender that finds the window full waits, so a slow dashboard slows its
+/// agents instead of filling their memory. Frames are not kept: a link that ends ends its shard, so nothing is
+/// ever sent again.
 /// </summary>
 public sealed class AckWindow(int capacity)
 {
     readonly SemaphoreSlim room = new(capacity, capacity);
-    readonly SortedDictionary<long, byte[]> pending = [];
-    long nextSequence;
+    readonly Lock gate = new();
+    long nextSequence, ackedThrough = -1;
 
     public int Capacity => capacity;
 
     public int InFlight
     {
-        get { lock (pending) return pending.Count; }
+        get { lock (gate) return (int)(nextSequence - 1 - ackedThrough); }
     }
 
-    /// <summary>Waits for room, then takes the frame's sequence number and keeps it until acknowledged.</summary>
-    public async Task<long> AddAsync(Func<long, byte[]> frameOf, CancellationToken ct)
+    /// <summary>Sequence numbers taken so far: the frames sent.</summary>
+    public long Sent
+    {
+        get { lock (gate) return nextSequence; }
+    }
+
+    /// <summary>Waits for room, then takes the next frame's sequence number (from 0).</summary>
+    public async Task<long> AddAsync(CancellationToken ct)
     {
         await room.WaitAsync(ct);
-        lock (pending)
-        {
-            var sequence = nextSequence++;
-            pending[sequence] = frameOf(sequence);
-            return sequence;
-        }
+        lock (gate) return nextSequence++;
     }
 
-    /// <summary>Everything up to and including <paramref name="through"/> arrived: frees its room.</summary>
+    /// <summary>Everything up to and including <paramref name="through"/> arrived: frees its room (an older or repeated acknowledgement frees nothing).</summary>
     public void Acknowledge(long through)
     {
-        var freed = 0;
-        lock (pending)
+        int freed;
+        lock (gate)
         {
-            while (pending.Count > 0 && pending.First().Key <= through)
-            {
-                pending.Remove(pending.First().Key);
-                freed++;
-            }
+            var upTo = Math.Min(through, nextSequence - 1);
+            freed = (int)Math.Max(0, upTo - ackedThrough);
+            ackedThrough += freed;
         }
         if (freed > 0) room.Release(freed);
     }

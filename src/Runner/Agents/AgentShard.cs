@@ -72,8 +72,8 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         using var sendable = CancellationTokenSource.CreateLinkedTokenSource(session, drain.Token);
         var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
             outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
-        long frames = 0;
         string? failure = null;
+        var linkEnded = false;
         try
         {
             var offsetUs = (long)Math.Round(clock.OffsetMs * 1000);
@@ -118,7 +118,7 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
                 failure = $"its load failed: {ex.Message}";
             }
             outgoing.Writer.TryComplete();
-            frames = await sending;
+            await sending;
         }
         catch (OperationCanceledException) when (!session.IsCancellationRequested && !drain.IsCancellationRequested)
         {
@@ -127,9 +127,7 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         catch (Exception ex) when (session.IsCancellationRequested || drain.IsCancellationRequested || ex is System.Net.WebSockets.WebSocketException)
         {
             // The link ended, or the dashboard stopped waiting for this shard: nothing more to say.
-            outgoing.Writer.TryComplete();
-            finished.TrySetResult();
-            return;
+            linkEnded = true;
         }
         catch (Exception ex)
         {
@@ -141,9 +139,9 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         }
         try
         {
-            await link.SendAsync(new AgentFrame
+            if (!linkEnded) await link.SendAsync(new AgentFrame
             {
-                Type = AgentFrameTypes.Done, RunId = RunId, Shard = Shard, Epoch = Epoch, Samples = context.Completed, Frames = frames,
+                Type = AgentFrameTypes.Done, RunId = RunId, Shard = Shard, Epoch = Epoch, Samples = context.Completed, Frames = window.Sent,
                 NotesJson = context.Notes.IsEmpty ? null : Json.Serialize(context.Notes), Reason = failure ?? stopReason,
             }, session);
         }
@@ -157,12 +155,11 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         }
     }
 
-    /// <summary>Sends the samples as they come, in frames of up to <see cref="SampleFrames.MaxCount"/>; returns how many frames.</summary>
-    async Task<long> SendAllAsync(CancellationToken session)
+    /// <summary>Sends the samples as they come, in frames of up to <see cref="SampleFrames.MaxCount"/>.</summary>
+    async Task SendAllAsync(CancellationToken session)
     {
         var reader = outgoing.Reader;
         var batch = new List<Sample>(SampleFrames.MaxCount);
-        long frames = 0;
         while (await reader.WaitToReadAsync(session))
         {
             // A moment for more to come, so a slow load does not send a frame per sample.
@@ -170,19 +167,16 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
             while (reader.TryRead(out var sample))
             {
                 batch.Add(sample);
-                if (batch.Count == SampleFrames.MaxCount) frames += await SendAsync(batch, session);
+                if (batch.Count == SampleFrames.MaxCount) await SendAsync(batch, session);
             }
-            if (batch.Count > 0) frames += await SendAsync(batch, session);
+            if (batch.Count > 0) await SendAsync(batch, session);
         }
-        return frames;
     }
 
-    async Task<int> SendAsync(List<Sample> batch, CancellationToken session)
+    async Task SendAsync(List<Sample> batch, CancellationToken session)
     {
-        byte[] frame = [];
-        await window.AddAsync(sequence => frame = SampleFrames.Encode(new SampleBatchHeader(Shard, Epoch, sequence, batch.Count), batch, series), session);
-        await link.SendSamplesAsync(frame, session);
+        var sequence = await window.AddAsync(session);
+        await link.SendSamplesAsync(SampleFrames.Encode(new SampleBatchHeader(Shard, Epoch, sequence, batch.Count), batch, series), session);
         batch.Clear();
-        return 1;
     }
 }

@@ -62,10 +62,10 @@ public class SampleChannelTests
     public async Task AFullWindowMakesTheSenderWaitUntilAnAcknowledgement()
     {
         var window = new AckWindow(capacity: 2);
-        Assert.Equal(0, await window.AddAsync(s => [(byte)s], default));
-        Assert.Equal(1, await window.AddAsync(s => [(byte)s], default));
+        Assert.Equal(0, await window.AddAsync(default));
+        Assert.Equal(1, await window.AddAsync(default));
 
-        var third = window.AddAsync(s => [(byte)s], default);
+        var third = window.AddAsync(default);
         await Task.Delay(50);
         Assert.False(third.IsCompleted); // full: the sender waits
         Assert.Equal(2, window.InFlight);
@@ -76,9 +76,9 @@ public class SampleChannelTests
         window.Acknowledge(2);
         Assert.Equal(0, window.InFlight);
         window.Acknowledge(2); // a repeated acknowledgement frees nothing twice
-        Assert.Equal(3, await window.AddAsync(s => [(byte)s], default));
-        Assert.Equal(4, await window.AddAsync(s => [(byte)s], default));
-        var waiting = window.AddAsync(s => [(byte)s], default);
+        Assert.Equal(3, await window.AddAsync(default));
+        Assert.Equal(4, await window.AddAsync(default));
+        var waiting = window.AddAsync(default);
         await Task.Delay(50);
         Assert.False(waiting.IsCompleted);
     }

@@ -8,7 +8,7 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
 /// <summary>Creates or edits a saved benchmark of any kind and its schedule and limits; invalid input stores nothing.</summary>
-public sealed class EditModel(BenchmarkStore store, KindForms forms, BenchDashboard.Web.Agents.AgentRegistry agents) : PageModel
+public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
 {
     [BindProperty] public string? Name { get; set; } // nullable: an empty name is the store's message, not a binding error
     [BindProperty] public string? CronSchedule { get; set; }
@@ -16,9 +16,6 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, BenchDashbo
 
     /// <summary>Its runs spread over this many runner agents (issue 16); empty: the dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
-
-    /// <summary>The agents linked now, for the field's hint.</summary>
-    public int AgentsLinked => agents.Linked.Count;
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }

@@ -7,15 +7,12 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>Starts an ad-hoc run of any kind (<c>?kind=table</c>). Invalid input is shown beside its field and nothing is queued.</summary>
-public sealed class NewModel(RunQueue queue, KindForms forms, BenchDashboard.Web.Agents.AgentRegistry agents) : PageModel
+public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
 {
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
 
     /// <summary>Spread the run over this many runner agents (issue 16); empty: this dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
-
-    /// <summary>The agents linked now, for the field's hint.</summary>
-    public int AgentsLinked => agents.Linked.Count;
 
     public IReadOnlyList<KindPage> Kinds => forms.All;
     public KindPage Current { get; private set; } = null!;

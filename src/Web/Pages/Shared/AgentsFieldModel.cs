@@ -1,4 +1,4 @@
 namespace BenchDashboard.Web.Pages.Shared;
 
-/// <summary>What the agents field shows: the value, and how many agents are linked now (its hint).</summary>
-public sealed record AgentsFieldModel(int? Value, int Linked);
+/// <summary>The agents field's value, boxed: a partial given a null model is handed its page's model instead.</summary>
+public sealed record AgentsFieldModel(int? Value);
