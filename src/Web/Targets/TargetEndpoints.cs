@@ -27,7 +27,8 @@ public static class TargetEndpoints
         // 4 ms (its lateness), and PreciseDelay the rest, to within about 0.1 ms.
         group.MapGet("/delay", async (HttpContext http, int ms = 10, int size = 64) =>
         {
-            var until = Stopwatch.GetTimestamp() + (long)(Math.Clamp(ms, 0, MaxDelayMs) * (Stopwatch.Frequency / 1000.0));
+            ms = Math.Clamp(ms, 0, MaxDelayMs);
+            var until = Stopwatch.GetTimestamp() + (long)(ms * (Stopwatch.Frequency / 1000.0));
             if (ms > 5) await Task.Delay(ms - 4, http.RequestAborted);
             await PreciseDelay.Until(until);
             await WriteBodyAsync(http, size);
