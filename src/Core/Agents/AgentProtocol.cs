@@ -101,6 +101,9 @@ public sealed record AgentFrame
 
     /// <summary>With a <see cref="AgentFrameTypes.Ready"/> that refuses: the agent is still busy with another run's shard (ask again), not unable to run this one.</summary>
     public bool? Busy { get; init; }
+
+    /// <summary>With a <see cref="AgentFrameTypes.Done"/>: the shard's load failed (<see cref="Reason"/> says how), rather than being stopped.</summary>
+    public bool? Failed { get; init; }
     public long? RunId { get; init; }
     public int? Shard { get; init; }
     public string? Kind { get; init; }

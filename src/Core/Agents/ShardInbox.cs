@@ -5,21 +5,22 @@ public enum FrameVerdict
     /// <summary>The next frame of the shard's current lease: store its samples.</summary>
     Accepted,
 
-    /// <summary>Already stored (a resend after a reconnect): ignore it, acknowledge again.</summary>
+    /// <summary>Already stored: ignored, acknowledged again.</summary>
     Repeated,
 
     /// <summary>Of an older lease of the shard, or of a shard this link does not hold: refused.</summary>
     NotOwner,
 
-    /// <summary>Later than the next expected: an earlier one is missing, so the sender must resend from the acknowledgement.</summary>
+    /// <summary>Later than the next expected: an earlier one is missing, so it is not stored.</summary>
     Gap,
 }
 
 /// <summary>
 /// The dashboard's side of one run's sample channel (issue 16): which epoch holds each shard's lease, and how
-/// far each shard's frames have been stored. A frame is stored once, in order: repeats after a reconnect are
-/// ignored, frames of a stale epoch or another owner refused. <see cref="AckedThrough"/> is what the dashboard
-/// acknowledges, so a sender keeps the rest to resend.
+/// far each shard's frames have been stored. A frame is stored once, in order: a repeat is ignored, a frame after
+/// a gap is not stored, frames of a stale epoch or another owner are refused. <see cref="AckedThrough"/> is what the
+/// dashboard acknowledges. (No agent resends today: a link that ends ends its shard. These rules keep a shard's
+/// samples whole and unrepeated whatever arrives.)
 /// </summary>
 public sealed class ShardInbox
 {

@@ -19,14 +19,16 @@ public sealed class RunNotes
     /// <summary>What a reader must not miss, shown at the top of the run (an emulator's timings are not the service's).</summary>
     public List<string> Warnings { get; init; } = [];
 
-    public void AddError(ErrorKind kind, string message)
+    public void AddError(ErrorKind kind, string message) => AddError(kind, message, 1);
+
+    void AddError(ErrorKind kind, string message, int count)
     {
         if (message.Length > MaxMessageLength) message = message[..MaxMessageLength] + "…";
         lock (gate)
         {
             var existing = ErrorMessages.FindIndex(m => m.Kind == kind && m.Message == message);
-            if (existing >= 0) ErrorMessages[existing] = ErrorMessages[existing] with { Count = ErrorMessages[existing].Count + 1 };
-            else if (ErrorMessages.Count < MaxDistinctMessages) ErrorMessages.Add(new ErrorMessage(kind, message, 1));
+            if (existing >= 0) ErrorMessages[existing] = ErrorMessages[existing] with { Count = ErrorMessages[existing].Count + count };
+            else if (ErrorMessages.Count < MaxDistinctMessages) ErrorMessages.Add(new ErrorMessage(kind, message, count));
         }
     }
 
@@ -43,17 +45,7 @@ public sealed class RunNotes
     /// <summary>Another's notes (a runner agent's, for its shard), each said to come from <paramref name="source"/>.</summary>
     public void AddFrom(RunNotes other, string source)
     {
-        foreach (var m in other.ErrorMessages)
-        {
-            var message = $"{source}: {m.Message}";
-            if (message.Length > MaxMessageLength) message = message[..MaxMessageLength] + "…";
-            lock (gate)
-            {
-                var existing = ErrorMessages.FindIndex(e => e.Kind == m.Kind && e.Message == message);
-                if (existing >= 0) ErrorMessages[existing] = ErrorMessages[existing] with { Count = ErrorMessages[existing].Count + m.Count };
-                else if (ErrorMessages.Count < MaxDistinctMessages) ErrorMessages.Add(m with { Message = message });
-            }
-        }
+        foreach (var m in other.ErrorMessages) AddError(m.Kind, $"{source}: {m.Message}", m.Count);
         foreach (var note in other.Notes) Add($"{source}: {note}");
         foreach (var warning in other.Warnings) AddWarning($"{source}: {warning}");
     }

@@ -229,13 +229,16 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
                 refusal = $"its parameters could not be read: {ex.Message}";
             }
         }
-        // Its start is placed on the dashboard's clock through the offset: no offset, no start.
-        for (var waited = 0; clock is null && waited < 100; waited++) await Task.Delay(50, ct);
-        // The path that wakes for the start, once now: its first call compiles it, which made a first start ~20 ms late.
-        await Task.Run(() => Execution.PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
-        if (refusal is null && clock is null) refusal = "its clock offset to the dashboard could not be measured within 5 s";
         if (refusal is null)
         {
+            // Its start is placed on the dashboard's clock through the offset: no offset, no start.
+            for (var waited = 0; clock is null && waited < 100; waited++) await Task.Delay(50, ct);
+            if (clock is null) refusal = "its clock offset to the dashboard could not be measured within 5 s";
+        }
+        if (refusal is null)
+        {
+            // The path that wakes for the start, once now: its first call compiles it, which made a first start ~20 ms late.
+            await Task.Run(() => Execution.PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
             took(new AgentShard(assign, executor!, link));
             logger.LogInformation("Run {RunId}: shard {Shard} leased to this agent (epoch {Epoch})", assign.RunId, assign.Shard, assign.Epoch);
         }

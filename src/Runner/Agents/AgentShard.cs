@@ -142,7 +142,7 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
             if (!linkEnded) await link.SendAsync(new AgentFrame
             {
                 Type = AgentFrameTypes.Done, RunId = RunId, Shard = Shard, Epoch = Epoch, Samples = context.Completed, Frames = window.Sent,
-                NotesJson = context.Notes.IsEmpty ? null : Json.Serialize(context.Notes), Reason = failure ?? stopReason,
+                NotesJson = context.Notes.IsEmpty ? null : Json.Serialize(context.Notes), Reason = failure ?? stopReason, Failed = failure is not null,
             }, session);
         }
         catch (Exception ex) when (ex is OperationCanceledException or System.Net.WebSockets.WebSocketException)

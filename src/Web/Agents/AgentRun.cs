@@ -299,8 +299,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
                 case AgentFrameTypes.Done when shard.Status is ShardStatus.Ready or ShardStatus.Running:
                     shard.AgentSamples = frame.Samples ?? 0;
                     shard.Frames = frame.Frames ?? 0;
-                    var loadFailed = frame.Reason?.StartsWith("its load failed", StringComparison.Ordinal) == true;
-                    shard.Status = loadFailed ? ShardStatus.Failed : shard.StopAsked || frame.Reason is not null ? ShardStatus.Stopped : ShardStatus.Done;
+                    shard.Status = frame.Failed == true ? ShardStatus.Failed : shard.StopAsked || frame.Reason is not null ? ShardStatus.Stopped : ShardStatus.Done;
                     shard.Reason = frame.Reason;
                     if (frame.NotesJson is { } notes && TryParse<RunNotes>(notes) is { } parsed) context?.Notes.AddFrom(parsed, $"Agent {agent.Name}");
                     break;
@@ -326,7 +325,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
                 {
                     foreach (var s in samples)
                     {
-                        s.Index = Interlocked.Increment(ref nextIndex);
+                        s.Index = ++nextIndex;
                         s.OffsetNs += shard.SkewNs;
                         s.Connection += shard.ConnectionBase;
                         s.Shard = shard.Index;

@@ -24,8 +24,11 @@ static class PreciseDelay
         lock (gate)
         {
             due.Enqueue(done, timestamp);
-            thread ??= new Thread(Loop) { IsBackground = true, Name = "target delays" };
-            if (!thread.IsAlive) thread.Start();
+            if (thread is null)
+            {
+                thread = new Thread(Loop) { IsBackground = true, Name = "target delays" };
+                thread.Start();
+            }
             Monitor.Pulse(gate);
         }
         return done.Task;

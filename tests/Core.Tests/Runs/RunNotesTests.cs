@@ -1,0 +1,26 @@
+using BenchDashboard.Core.Runs;
+
+namespace BenchDashboard.Core.Tests.Runs;
+
+public class RunNotesTests
+{
+    [Fact]
+    public void AnAgentsNotesJoinTheRunsNamedAfterItAndTheirCountsAddUp()
+    {
+        var agent = new RunNotes();
+        for (var i = 0; i < 3; i++) agent.AddError(ErrorKind.ConnectionRefused, "connection refused");
+        agent.Add("cleaned up");
+        agent.AddWarning("loopback only");
+
+        var run = new RunNotes();
+        run.AddError(ErrorKind.ConnectionRefused, "connection refused"); // the dashboard's own: not the agent's message
+        run.AddFrom(agent, "Agent alpha");
+        run.AddFrom(agent, "Agent alpha"); // a second shard of the same agent's notes adds to the same line
+
+        Assert.Equal(
+            [new ErrorMessage(ErrorKind.ConnectionRefused, "connection refused", 1), new ErrorMessage(ErrorKind.ConnectionRefused, "Agent alpha: connection refused", 6)],
+            run.ErrorMessages);
+        Assert.Equal(["Agent alpha: cleaned up", "Agent alpha: cleaned up"], run.Notes);
+        Assert.Equal(["Agent alpha: loopback only", "Agent alpha: loopback only"], run.Warnings);
+    }
+}
