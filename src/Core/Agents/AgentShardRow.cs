@@ -16,7 +16,7 @@ public enum ShardStatus
     /// <summary>Its agent's link ended after the start: the samples stored before that are kept.</summary>
     Lost,
 
-    /// <summary>Stopped by the dashboard (a cancel, another shard's agent lost, the run's sample budget).</summary>
+    /// <summary>Stopped by the dashboard (a cancel, another shard's agent lost, the run's sample budget, a run that never started).</summary>
     Stopped,
 
     /// <summary>Its agent could not run it (its target policy refused the target, its load failed).</summary>

@@ -240,6 +240,13 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             // Agent and epoch taken under the lock: a lost agent's shard is let go (its agent null) by OnUnlinked.
             var running = shards.Where(s => s.Agent is not null && s.Status is not (ShardStatus.Lost or ShardStatus.Failed) && !s.Complete && !s.StopAsked).ToList();
             foreach (var s in running) s.StopAsked = true;
+            // Before the start no agent says done: a shard that never ran is stopped here, so its row does not stay "ready".
+            if (!started)
+                foreach (var s in shards.Where(s => s.Status is ShardStatus.Waiting or ShardStatus.Ready))
+                {
+                    s.Status = ShardStatus.Stopped;
+                    s.Reason ??= why;
+                }
             stops = running.Select(s => (s.Agent!, new AgentFrame { Type = AgentFrameTypes.Stop, RunId = run.Id, Shard = s.Index, Epoch = s.Epoch, Reason = why })).ToList();
         }
         foreach (var (agent, frame) in stops) await TrySendAsync(agent, frame);
@@ -352,6 +359,7 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
             {
                 if (!started)
                 {
+                    if (shard.Status is not (ShardStatus.Waiting or ShardStatus.Ready)) continue; // failed or stopped already: it stays so
                     shard.Agent = null;
                     shard.Status = ShardStatus.Waiting;
                     continue;

@@ -148,6 +148,8 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
         Assert.Equal("failed", failed.GetProperty("status").GetString());
         Assert.StartsWith("2 of 3 agents joined within 4 s (alpha, beta)", failed.GetProperty("error").GetString());
         Assert.Equal(0, failed.GetProperty("completedRequests").GetInt32());
+        // No shard of it ran: none is left saying it is ready or waiting.
+        Assert.All(failed.GetProperty("agents").EnumerateArray(), a => Assert.Equal("stopped", a.GetProperty("status").GetString()));
 
         // Both agents are free again after the failed barrier: a run of two completes.
         var again = await QueueAsync(dashboard, new { kind = "http", url = target.Url("/delay?ms=1").ToString(), concurrency = 2, requests = 40, agents = 2 });
