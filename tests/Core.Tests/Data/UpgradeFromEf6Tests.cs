@@ -1,0 +1,125 @@
+using BenchDashboard.Core;
+using BenchDashboard.Core.Calibration;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace BenchDashboard.Core.Tests.Data;
+
+/// <summary>A results file written by the EF Core 6 build (<see cref="Ef6Database"/>) opened by this build.</summary>
+public class UpgradeFromEf6Tests
+{
+    [Fact]
+    public async Task EveryRowAndFieldOfAnEf6DatabaseSurvivesTheUpgrade()
+    {
+        using var dir = new TempDirectory();
+        var path = dir.File("ef6.db");
+        Load(path);
+        var before = Snapshot(path);
+        Assert.Equal(Ef6Database.Samples, before["Samples"].Rows.Count);
+
+        await using var services = Services(path);
+        await services.MigrateDatabaseAsync();
+
+        var after = Snapshot(path, onlyColumnsOf: before);
+        foreach (var (name, table) in before)
+            Assert.True(table.Rows.SequenceEqual(after[name].Rows), $"Table {name} changed in the upgrade.");
+        await using var scope = services.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        Assert.Empty(await db.Database.GetPendingMigrationsAsync());
+        Assert.Equal(Ef6Database.Runs, await db.Runs.CountAsync());
+        Assert.Equal(Ef6Database.Samples, await db.Samples.CountAsync());
+        Assert.Equal(Ef6Database.Benchmarks, await db.Benchmarks.CountAsync());
+        Assert.Equal(Ef6Database.Summaries, await db.Runs.CountAsync(r => r.SummaryJson != null));
+        Assert.Equal("30 2 * * *", (await db.Benchmarks.SingleAsync(b => b.Id == 2)).CronSchedule);
+    }
+
+    [Fact]
+    public async Task UpgradedRunsReadTheirStoredDigestsAndTheAaCheckItsRuns()
+    {
+        using var dir = new TempDirectory();
+        var path = dir.File("ef6.db");
+        Load(path);
+        await using var services = Services(path);
+        await services.MigrateDatabaseAsync();
+        await using var scope = services.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        var queries = scope.ServiceProvider.GetRequiredService<RunQueries>();
+        var digestsBefore = await db.Digests.Select(d => new { d.RunId, d.Basis, d.Json }).ToListAsync();
+
+        foreach (var run in await db.Runs.AsNoTracking().Where(r => r.Status == RunStatus.Completed).ToListAsync())
+        {
+            var report = await queries.ReportAsync(run.Id, default);
+            var stored = await db.Samples.CountAsync(s => s.RunId == run.Id && !s.IsWarmup);
+            Assert.Equal(stored, report!.Statistics.Count);
+            Assert.Equal(run.CompletedRequests, await db.Samples.CountAsync(s => s.RunId == run.Id));
+        }
+        // Reading them used the digests the EF 6 build stored: none was rebuilt or replaced.
+        Assert.Equal(digestsBefore, await db.Digests.Select(d => new { d.RunId, d.Basis, d.Json }).ToListAsync());
+
+        var check = await scope.ServiceProvider.GetRequiredService<AaChecks>().ReportAsync(1, default);
+        Assert.True(check!.Finished);
+        Assert.Equal(6, check.Runs);
+        Assert.Equal(2, check.Interleaved!.Judged);
+    }
+
+    static void Load(string path)
+    {
+        using var connection = new SqliteConnection($"Data Source={path};Pooling=False");
+        connection.Open();
+        using var command = connection.CreateCommand();
+        command.CommandText = Ef6Database.Sql;
+        command.ExecuteNonQuery();
+    }
+
+    /// <summary>Every row of every table but the migrations history, rendered column by column, in rowid order.</summary>
+    static Dictionary<string, Table> Snapshot(string path, Dictionary<string, Table>? onlyColumnsOf = null)
+    {
+        using var connection = new SqliteConnection($"Data Source={path};Pooling=False;Mode=ReadOnly");
+        connection.Open();
+        var tables = new List<string>();
+        using (var list = connection.CreateCommand())
+        {
+            list.CommandText = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__EF%' ORDER BY name";
+            using var reader = list.ExecuteReader();
+            while (reader.Read()) tables.Add(reader.GetString(0));
+        }
+        var snapshot = new Dictionary<string, Table>();
+        foreach (var table in tables.Where(t => onlyColumnsOf is null || onlyColumnsOf.ContainsKey(t)))
+        {
+            using var select = connection.CreateCommand();
+            select.CommandText = $"SELECT {onlyColumnsOf?[table].Columns ?? "*"} FROM \"{table}\" ORDER BY rowid";
+            using var reader = select.ExecuteReader();
+            var columns = string.Join(", ", Enumerable.Range(0, reader.FieldCount).Select(i => $"\"{reader.GetName(i)}\""));
+            var rows = new List<string>();
+            while (reader.Read())
+                rows.Add(string.Join(" | ", Enumerable.Range(0, reader.FieldCount).Select(i => reader.GetName(i) + "=" + Render(reader.GetValue(i)))));
+            snapshot[table] = new Table(columns, rows);
+        }
+        return snapshot;
+    }
+
+    sealed record Table(string Columns, List<string> Rows);
+
+    static string Render(object value) => value switch
+    {
+        DBNull => "NULL",
+        byte[] bytes => "x'" + Convert.ToHexString(bytes) + "'",
+        _ => Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)!,
+    };
+
+    static ServiceProvider Services(string path)
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = Path.GetDirectoryName(path)!, EnvironmentName = "Production" });
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = path }).Build());
+        services.AddLogging();
+        services.AddBenchCore();
+        return services.BuildServiceProvider();
+    }
+}
