@@ -42,7 +42,8 @@ builder.Services.AddWebServices();
 
 var app = builder.Build();
 
-// The schema comes from migrations, applied here and nowhere else in this process.
+// The schema comes from migrations, applied here and nowhere else (a runner waits for them; a lock a killed
+// migration left behind is removed with a warning in the log).
 await app.Services.MigrateDatabaseAsync();
 
 app.UseExceptionHandler();

@@ -1,18 +1,93 @@
+using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Core.Data;
 
-/// <summary>The one place that applies EF Core migrations; both hosts (Web, standalone Runner) call it at start-up.</summary>
+/// <summary>
+/// Applies EF Core migrations. Only the dashboard calls <see cref="MigrateDatabaseAsync"/>; a runner on its own
+/// waits for the schema (<see cref="WaitForSchemaAsync"/>), so two versions never migrate one file at once.
+/// </summary>
 public static class DatabaseMigrator
 {
+    /// <summary>The row EF Core 9+ inserts on SQLite while it migrates and deletes when done (a kill leaves it).</summary>
+    const string EfLockTable = "__EFMigrationsLock";
+
     public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        await db.Database.MigrateAsync(ct);
+        var logger = scope.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DatabaseMigrator));
+        var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
+        await using (await HoldMigrationFileAsync(path, logger, ct))
+        {
+            await RemoveStaleLockAsync(db, path, logger, ct);
+            await db.Database.MigrateAsync(ct);
+        }
         // WAL lets the dashboard read while the runner writes samples; the setting persists in the file.
         await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", ct);
         scope.ServiceProvider.GetRequiredService<StorageReserve>().Ensure();
+    }
+
+    /// <summary>
+    /// An exclusive flock on <c>{database}.migrate.lock</c>, held while migrating: the operating system releases it
+    /// however the process ends, so whoever holds it knows an EF lock row it finds belongs to a dead process.
+    /// </summary>
+    static async Task<FileStream> HoldMigrationFileAsync(string path, ILogger logger, CancellationToken ct)
+    {
+        var lockPath = path + ".migrate.lock";
+        var waitingSaid = false;
+        while (true)
+        {
+            try
+            {
+                return new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            }
+            catch (IOException) when (!ct.IsCancellationRequested)
+            {
+                if (!waitingSaid) logger.LogInformation("Another process is applying migrations to {Database}; waiting for it to finish", path);
+                waitingSaid = true;
+                await Task.Delay(250, ct);
+            }
+        }
+    }
+
+    static async Task RemoveStaleLockAsync(BenchDbContext db, string path, ILogger logger, CancellationToken ct)
+    {
+        var tableExists = await db.Database.SqlQuery<int>($"SELECT COUNT(*) AS Value FROM sqlite_master WHERE type = 'table' AND name = {EfLockTable}").SingleAsync(ct) > 0;
+        if (!tableExists) return;
+        // No live process of ours is migrating (we hold the file), so a row here was left by one that was killed.
+        var since = await db.Database.SqlQuery<string>($"SELECT Timestamp AS Value FROM __EFMigrationsLock").ToListAsync(ct);
+        if (since.Count == 0) return;
+        await db.Database.ExecuteSqlRawAsync("DELETE FROM __EFMigrationsLock", ct);
+        logger.LogWarning("Removed a stale migration lock on {Database}, taken at {Since} by a process that ended during a migration; migrating now", path, since[0]);
+    }
+
+    /// <summary>
+    /// Returns once every migration of this build is applied (by the dashboard), saying once that it waits and why.
+    /// A runner must not write to a schema older than its own, nor apply migrations itself (exactly one place does).
+    /// </summary>
+    public static async Task WaitForSchemaAsync(this IServiceProvider services, ILogger logger, CancellationToken ct = default, TimeSpan? poll = null)
+    {
+        var waitingSaid = false;
+        while (true)
+        {
+            await using (var scope = services.CreateAsyncScope())
+            {
+                var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+                var pending = (await db.Database.GetPendingMigrationsAsync(ct)).ToList();
+                if (pending.Count == 0)
+                {
+                    if (waitingSaid) logger.LogInformation("The results database is up to date; starting");
+                    return;
+                }
+                if (!waitingSaid)
+                    logger.LogWarning("The results database {Database} lacks {Count} migration(s) of this build (the latest: {Latest}); " +
+                        "the dashboard applies them when it starts: waiting for it", db.Database.GetDbConnection().DataSource, pending.Count, pending[^1]);
+                waitingSaid = true;
+            }
+            await Task.Delay(poll ?? TimeSpan.FromSeconds(2), ct);
+        }
     }
 }

@@ -3,6 +3,7 @@ using BenchDashboard.Core.Data;
 using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Runner.Hosting;
 
@@ -51,8 +52,10 @@ public static class RunnerHost
         if (asChild) builder.Services.AddHostedService<ChildPulse>();
 
         var host = builder.Build();
-        // A child's parent has applied the migrations already: exactly one place applies them.
-        if (!asChild) await host.Services.MigrateDatabaseAsync();
+        // The dashboard applies migrations, and nothing else does: a child starts after it did; a runner on its
+        // own waits until the file has this build's schema (it says so in its log).
+        if (!asChild)
+            await host.Services.WaitForSchemaAsync(host.Services.GetRequiredService<ILoggerFactory>().CreateLogger("BenchDashboard.Runner"));
         await host.RunAsync();
     }
 }

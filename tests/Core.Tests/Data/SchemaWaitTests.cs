@@ -1,0 +1,36 @@
+using BenchDashboard.Core.Data;
+using BenchDashboard.TestSupport;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace BenchDashboard.Core.Tests.Data;
+
+/// <summary>Only the dashboard migrates; a runner on its own waits for the schema and says why.</summary>
+public class SchemaWaitTests
+{
+    [Fact]
+    public async Task ARunnerWaitsWithAWarningUntilTheDashboardHasMigratedTheFile()
+    {
+        using var dir = new TempDirectory();
+        var services = new ServiceCollection();
+        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = dir.Path, EnvironmentName = "Production" });
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = dir.File("bench.db") }).Build());
+        services.AddLogging();
+        services.AddBenchCore();
+        await using var provider = services.BuildServiceProvider();
+        using var logs = new LogCapture();
+
+        var waiting = provider.WaitForSchemaAsync(logs.CreateLogger("runner"), poll: TimeSpan.FromMilliseconds(50));
+        await Task.Delay(500);
+        Assert.False(waiting.IsCompleted);
+        var said = Assert.Single(logs.Messages(LogLevel.Warning));
+        Assert.Contains("lacks 11 migration(s) of this build", said);
+        Assert.Contains("the dashboard applies them when it starts: waiting for it", said);
+
+        await provider.MigrateDatabaseAsync();
+        await waiting.WaitAsync(TimeSpan.FromSeconds(10));
+        Assert.Contains("The results database is up to date; starting", logs.Messages(LogLevel.Information));
+    }
+}
