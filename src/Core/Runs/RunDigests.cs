@@ -69,8 +69,8 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         if (!store) return digests;
 
         await using var transaction = await db.Database.BeginTransactionAsync(ct);
-        await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM RunDigests WHERE RunId = {run.Id}", ct);
-        await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM RunLatencies WHERE RunId = {run.Id}", ct);
+        await db.Digests.Where(d => d.RunId == run.Id).ExecuteDeleteAsync(ct);
+        await db.Latencies.Where(l => l.RunId == run.Id).ExecuteDeleteAsync(ct);
         db.Digests.AddRange(digests.Select(d => new StoredDigest { RunId = run.Id, Basis = d.Key, Version = RunDigest.CurrentVersion, Json = Json.Serialize(d.Value) }));
         db.Latencies.AddRange(rows);
         await db.SaveChangesAsync(ct);

@@ -25,7 +25,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
         if (run.Status.IsFinal())
         {
             var json = Json.Serialize(summary);
-            await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET SummaryJson = {json} WHERE Id = {run.Id} AND SummaryJson IS NULL", ct);
+            await db.Runs.Where(r => r.Id == run.Id && r.SummaryJson == null).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct);
         }
         return summary;
     }
@@ -34,7 +34,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
     public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct)
     {
         var json = Json.Serialize(RunSummary.From(statistics));
-        await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET SummaryJson = {json} WHERE Id = {runId}", ct);
+        await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct);
     }
 
     /// <summary>

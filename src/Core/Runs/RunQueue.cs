@@ -101,7 +101,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<DeleteOutcome> DeleteAsync(long runId, CancellationToken ct)
     {
         // The samples go with the run (a cascade); SQLite deletes them in one statement, a million in a few seconds.
-        var deleted = await db.Database.ExecuteSqlInterpolatedAsync($"DELETE FROM Runs WHERE Id = {runId} AND Status <> 'Running'", ct);
+        var deleted = await db.Runs.Where(r => r.Id == runId && r.Status != RunStatus.Running).ExecuteDeleteAsync(ct);
         if (deleted == 1) return DeleteOutcome.Deleted;
         return await db.Runs.AnyAsync(r => r.Id == runId, ct) ? DeleteOutcome.StillRunning : DeleteOutcome.NotFound;
     }
@@ -113,12 +113,12 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<CancelOutcome> CancelAsync(long runId, CancellationToken ct)
     {
         var now = time.GetUtcNow().ToUnixTimeMilliseconds();
-        var queued = await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = 'Cancelled', EndedUtcMs = {now} WHERE Id = {runId} AND Status = 'Queued'", ct);
+        var queued = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued)
+            .ExecuteUpdateAsync(set => set.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedUtcMs, now), ct);
         if (queued == 1) return CancelOutcome.Cancelled;
 
-        var running = await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET CancelRequested = 1 WHERE Id = {runId} AND Status = 'Running'", ct);
+        var running = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Running)
+            .ExecuteUpdateAsync(set => set.SetProperty(r => r.CancelRequested, true), ct);
         if (running == 1) return CancelOutcome.CancelRequested;
 
         return await db.Runs.AnyAsync(r => r.Id == runId, ct) ? CancelOutcome.AlreadyFinished : CancelOutcome.NotFound;

@@ -33,7 +33,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     /// Claims the oldest queued run, or returns null when none is waiting or <see cref="RunnerOptions.MaxParallelRuns"/>
     /// runs are already running: on the whole database by default, so that two runner processes do not
     /// measure at once and disturb each other; only this runner's with <c>Runner:ParallelLimit=runner</c>.
-    /// The limit is part of the claiming UPDATE, which SQLite executes alone, so it holds under races.
+    /// The limit is part of the claiming UPDATE, so it holds under races.
     /// </summary>
     /// <param name="withAgents">
     /// Claim runs spread over agents (<see cref="Run.Agents"/>: the dashboard's coordinator) rather than runs of a
@@ -51,13 +51,17 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
             if (candidate is not { } id) return null;
             var now = Now;
-            var claimed = await db.Database.ExecuteSqlInterpolatedAsync(
-                $"""
-                UPDATE Runs SET Status = 'Running', StartedUtcMs = {now}, HeartbeatUtcMs = {now}, RunnerName = {RunnerName}
-                WHERE Id = {id} AND Status = 'Queued' AND (Agents IS NOT NULL) = {withAgents}
-                  AND NOT EXISTS (SELECT 1 FROM Runs AS older WHERE older.Status = 'Queued' AND older.Id < {id} AND (older.Agents IS NOT NULL) <> {withAgents})
-                  AND (SELECT COUNT(*) FROM Runs WHERE Status = 'Running' AND ({anyRunner} OR RunnerName = {RunnerName})) < {max}
-                """, ct);
+            var runnerName = RunnerName;
+            // One UPDATE, which SQLite executes alone: the claim, the order between claimers and the limit hold under races.
+            var claimed = await db.Runs
+                .Where(r => r.Id == id && r.Status == RunStatus.Queued && (r.Agents != null) == withAgents)
+                .Where(r => !db.Runs.Any(older => older.Status == RunStatus.Queued && older.Id < id && (older.Agents != null) != withAgents))
+                .Where(r => db.Runs.Count(o => o.Status == RunStatus.Running && (anyRunner || o.RunnerName == runnerName)) < max)
+                .ExecuteUpdateAsync(set => set
+                    .SetProperty(r => r.Status, RunStatus.Running)
+                    .SetProperty(r => r.StartedUtcMs, now)
+                    .SetProperty(r => r.HeartbeatUtcMs, now)
+                    .SetProperty(r => r.RunnerName, runnerName), ct);
             if (claimed == 1)
             {
                 processing[id] = 0;
@@ -92,19 +96,21 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             : $"{StaleReasonStart} (no heartbeat for {options.Value.StaleAfterSeconds} s).";
         var completedNote = Json.Serialize(new RunNotes { Notes = [$"{why} Every measured sample had been stored, so the run is complete; its notes were lost with the process."] });
         var ended = 0;
+        var runnerName = RunnerName;
         foreach (var id in candidates.Where(id => !processing.ContainsKey(id)))
-            ended += await db.Database.ExecuteSqlInterpolatedAsync(
-                $"""
-                UPDATE Runs SET
-                    CompletedRequests = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id),
-                    Status = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN 'Completed' ELSE 'Interrupted' END,
-                    Error = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN NULL
-                        ELSE {why} || ' The ' || (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) || ' samples stored before that are kept.' END,
-                    NotesJson = CASE WHEN MeasuredSamples = (SELECT COUNT(*) FROM Samples WHERE RunId = Runs.Id) THEN COALESCE(NotesJson, {completedNote}) ELSE NotesJson END,
-                    EndedUtcMs = {now}, LiveJson = NULL
-                WHERE Id = {id} AND Status = 'Running'
-                  AND (CASE WHEN {ownOnly} THEN RunnerName = {RunnerName} ELSE HeartbeatUtcMs IS NULL OR HeartbeatUtcMs < {staleBefore} END)
-                """, ct);
+        {
+            var gone = db.Runs.Where(r => r.Id == id && r.Status == RunStatus.Running);
+            gone = ownOnly ? gone.Where(r => r.RunnerName == runnerName) : gone.Where(r => r.HeartbeatUtcMs == null || r.HeartbeatUtcMs < staleBefore);
+            ended += await gone.ExecuteUpdateAsync(set => set
+                .SetProperty(r => r.CompletedRequests, r => db.Samples.Count(x => x.RunId == r.Id))
+                .SetProperty(r => r.Status, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id) ? RunStatus.Completed : RunStatus.Interrupted)
+                .SetProperty(r => r.Error, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id)
+                    ? null
+                    : why + " The " + db.Samples.Count(x => x.RunId == r.Id).ToString() + " samples stored before that are kept.")
+                .SetProperty(r => r.NotesJson, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id) ? r.NotesJson ?? completedNote : r.NotesJson)
+                .SetProperty(r => r.EndedUtcMs, now)
+                .SetProperty(r => r.LiveJson, (string?)null), ct);
+        }
         return ended;
     }
 
@@ -113,8 +119,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET EnvironmentJson = {environmentJson} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
+        await Owned(db, runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.EnvironmentJson, environmentJson), ct);
     }
 
     /// <summary>The executor finished its load with this many samples; storing the last of them may still be under way.</summary>
@@ -122,8 +127,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET MeasuredSamples = {samples} WHERE Id = {runId} AND Status = 'Running' AND RunnerName = {RunnerName}", ct);
+        await Owned(db, runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.MeasuredSamples, samples), ct);
     }
 
     /// <summary>Refreshes the heartbeat and progress of a run this runner owns; returns whether a cancel was requested.</summary>
@@ -133,11 +137,13 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         // A run another runner ended as interrupted while this one's heartbeats were held up (a long lock) is
         // still being measured here: the heartbeat takes it back, and its outcome will be the true one.
-        await db.Database.ExecuteSqlInterpolatedAsync(
-            $"""
-            UPDATE Runs SET HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, LiveJson = {liveJson}, Status = 'Running', Error = NULL, EndedUtcMs = NULL
-            WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
-            """, ct);
+        await OwnedOrTakenBack(db, runId).ExecuteUpdateAsync(set => set
+            .SetProperty(r => r.HeartbeatUtcMs, Now)
+            .SetProperty(r => r.CompletedRequests, completed)
+            .SetProperty(r => r.LiveJson, liveJson)
+            .SetProperty(r => r.Status, RunStatus.Running)
+            .SetProperty(r => r.Error, (string?)null)
+            .SetProperty(r => r.EndedUtcMs, (long?)null), ct);
         return await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).FirstAsync(ct);
     }
 
@@ -145,15 +151,19 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        var statusName = status.ToString();
         var evidenceJson = evidence is null ? null : Json.Serialize(evidence);
         var notesJson = notes is null || notes.IsEmpty ? null : Json.Serialize(notes);
-        await db.Database.ExecuteSqlInterpolatedAsync(
-            $"""
-            UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, HeartbeatUtcMs = {Now}, CompletedRequests = {completed}, LiveJson = NULL,
-                EnvironmentJson = {environmentJson}, CachingEvidenceJson = {evidenceJson}, NotesJson = {notesJson}, Error = {error}
-            WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))
-            """, ct);
+        var now = Now;
+        await OwnedOrTakenBack(db, runId).ExecuteUpdateAsync(set => set
+            .SetProperty(r => r.Status, status)
+            .SetProperty(r => r.EndedUtcMs, now)
+            .SetProperty(r => r.HeartbeatUtcMs, now)
+            .SetProperty(r => r.CompletedRequests, completed)
+            .SetProperty(r => r.LiveJson, (string?)null)
+            .SetProperty(r => r.EnvironmentJson, environmentJson)
+            .SetProperty(r => r.CachingEvidenceJson, evidenceJson)
+            .SetProperty(r => r.NotesJson, notesJson)
+            .SetProperty(r => r.Error, error), ct);
     }
 
     /// <summary>
@@ -164,8 +174,26 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        var statusName = status.ToString();
-        await db.Database.ExecuteSqlInterpolatedAsync(
-            $"UPDATE Runs SET Status = {statusName}, EndedUtcMs = {Now}, CompletedRequests = {completed}, Error = {error}, LiveJson = NULL WHERE Id = {runId} AND RunnerName = {RunnerName} AND (Status = 'Running' OR (Status = 'Interrupted' AND Error LIKE {StaleReasonStart + "%"}))", ct);
+        await OwnedOrTakenBack(db, runId).ExecuteUpdateAsync(set => set
+            .SetProperty(r => r.Status, status)
+            .SetProperty(r => r.EndedUtcMs, Now)
+            .SetProperty(r => r.CompletedRequests, completed)
+            .SetProperty(r => r.Error, error)
+            .SetProperty(r => r.LiveJson, (string?)null), ct);
+    }
+
+    /// <summary>The run, while this runner runs it.</summary>
+    IQueryable<Run> Owned(BenchDbContext db, long runId)
+    {
+        var runnerName = RunnerName;
+        return db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Running && r.RunnerName == runnerName);
+    }
+
+    /// <summary>The run, while this runner runs it or after another ended it for a stale heartbeat (this runner takes it back).</summary>
+    IQueryable<Run> OwnedOrTakenBack(BenchDbContext db, long runId)
+    {
+        var runnerName = RunnerName;
+        return db.Runs.Where(r => r.Id == runId && r.RunnerName == runnerName
+            && (r.Status == RunStatus.Running || (r.Status == RunStatus.Interrupted && r.Error!.StartsWith(StaleReasonStart))));
     }
 }

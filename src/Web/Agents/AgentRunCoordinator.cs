@@ -97,6 +97,6 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        await db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET AgentsJson = {json} WHERE Id = {runId}", ct);
+        await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.AgentsJson, json), ct);
     }
 }

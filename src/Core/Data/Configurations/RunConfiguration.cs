@@ -9,7 +9,7 @@ sealed class RunConfiguration : IEntityTypeConfiguration<Run>
     public void Configure(EntityTypeBuilder<Run> b)
     {
         b.Property(x => x.Kind).HasMaxLength(32);
-        // Stored by name: the runner claims queued runs with a plain SQL UPDATE that names the status.
+        // Stored by name, as every database since the first holds it (and readable with any SQLite tool).
         b.Property(x => x.Status).HasConversion<string>().HasMaxLength(32);
         b.Property(x => x.RunnerName).HasMaxLength(200);
         b.HasIndex(x => x.Status);
