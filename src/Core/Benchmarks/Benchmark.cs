@@ -11,8 +11,11 @@ public sealed class Benchmark
     /// <summary>The kind's parameters record as JSON.</summary>
     public required string ParametersJson { get; set; }
 
-    /// <summary>Optional five-field cron expression (UTC); null means "on demand only".</summary>
+    /// <summary>Optional cron expression of 5 fields, or 6 with seconds first (<see cref="CronSchedules"/>); null means "on demand only".</summary>
     public string? CronSchedule { get; set; }
+
+    /// <summary>The IANA time zone its schedule is read in (daylight saving included); runs are stored in UTC all the same.</summary>
+    public string TimeZone { get; set; } = CronSchedules.DefaultTimeZone;
     public bool Enabled { get; set; } = true;
 
     /// <summary>Pass/fail limits and the regression rule (<see cref="Thresholds"/>) as JSON; null for the defaults.</summary>

@@ -1,6 +1,5 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
-using NCrontab;
 
 namespace BenchDashboard.Core.Benchmarks;
 
@@ -17,17 +16,18 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     /// <param name="parameters">Any registered kind's parameters record; the kind follows from its type.</param>
     /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
     /// <param name="agents">Its runs spread over this many runner agents; null: the dashboard's own runner.</param>
+    /// <param name="timeZone">The IANA zone its schedule is read in; null keeps the stored one (UTC for a new benchmark), empty means UTC.</param>
     public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null)
+        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null)
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
         Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
-        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), errors, cron, enabled, thresholds, agents, ct);
+        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, ct);
     }
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, bool enabled,
+        int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, string? timeZone, bool enabled,
         Thresholds? thresholds, int? agents, CancellationToken ct)
     {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
@@ -35,11 +35,11 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
         cron = string.IsNullOrWhiteSpace(cron) ? null : cron.Trim();
-        if (cron is not null && (cron.Length > 100 || CrontabSchedule.TryParse(cron) is null))
-            errors["cronSchedule"] = ["Enter a five-field cron expression (minute hour day month weekday), e.g. */15 * * * *."];
-        else if (cron is not null && cron.Split(' ', StringSplitOptions.RemoveEmptyEntries).Any(field => field.Split(',').Any(part => part.Contains('/') && part[(part.IndexOf('/') + 1)..].TrimStart('0').Length == 0)))
-            // NCrontab accepts a step of 0 and quietly treats it as another schedule.
-            errors["cronSchedule"] = ["A step of 0 ('*/0') repeats nothing: use a step of 1 or more."];
+        if (cron is { Length: > 100 }) errors["cronSchedule"] = ["Enter a cron expression of at most 100 characters."];
+        else if (cron is not null && CronSchedules.Parse(cron, out var cronError) is null) errors["cronSchedule"] = [cronError!];
+        timeZone = timeZone?.Trim() is { Length: 0 } ? CronSchedules.DefaultTimeZone : timeZone?.Trim();
+        if (timeZone is not null && CronSchedules.FindZone(timeZone) is null)
+            errors["timeZone"] = [$"Unknown time zone '{(timeZone.Length > 64 ? timeZone[..64] + "…" : timeZone)}': enter an IANA name such as UTC, Europe/Berlin or America/New_York."];
         if (errors.Count > 0) return (null, errors);
 
         var now = time.GetUtcNow().ToUnixTimeMilliseconds();
@@ -59,8 +59,10 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         benchmark.Name = name;
         benchmark.Kind = kind;
         benchmark.ParametersJson = parametersJson;
-        if (benchmark.CronSchedule != cron) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
+        timeZone ??= benchmark.TimeZone;
+        if (benchmark.CronSchedule != cron || benchmark.TimeZone != timeZone) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
         benchmark.CronSchedule = cron;
+        benchmark.TimeZone = timeZone;
         benchmark.Enabled = enabled;
         benchmark.Agents = agents;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);

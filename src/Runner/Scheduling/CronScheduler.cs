@@ -5,12 +5,11 @@ using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using NCrontab;
 
 namespace BenchDashboard.Runner.Scheduling;
 
 /// <summary>
-/// Turns due cron slots of enabled benchmarks into queued runs. Missed slots (the app was down) are not
+/// Turns due cron slots of enabled benchmarks (read in each one's time zone) into queued runs. Missed slots (the app was down) are not
 /// back-filled: at most one run is queued per check, for the latest slot. The slot is recorded with a
 /// conditional UPDATE first, so two runner processes never queue the same slot twice.
 /// </summary>
@@ -27,14 +26,13 @@ public sealed class CronScheduler(IServiceScopeFactory scopes, TimeProvider time
         var scheduled = await db.Benchmarks.AsNoTracking().Where(b => b.Enabled && b.CronSchedule != null).ToListAsync(ct);
         foreach (var benchmark in scheduled)
         {
-            var schedule = CrontabSchedule.TryParse(benchmark.CronSchedule);
-            if (schedule is null) continue;
-            var from = DateTimeOffset.FromUnixTimeMilliseconds(benchmark.LastScheduledUtcMs ?? benchmark.CreatedUtcMs).UtcDateTime;
-            if (schedule.GetNextOccurrence(from) > now.UtcDateTime) continue;
+            var from = DateTimeOffset.FromUnixTimeMilliseconds(benchmark.LastScheduledUtcMs ?? benchmark.CreatedUtcMs);
+            if (CronSchedules.NextAfter(benchmark.CronSchedule!, benchmark.TimeZone, from) is not { } due || due > now) continue;
 
             var nowMs = now.ToUnixTimeMilliseconds();
-            var won = await db.Database.ExecuteSqlInterpolatedAsync(
-                $"UPDATE Benchmarks SET LastScheduledUtcMs = {nowMs} WHERE Id = {benchmark.Id} AND LastScheduledUtcMs IS {benchmark.LastScheduledUtcMs}", ct);
+            var last = benchmark.LastScheduledUtcMs;
+            var won = await db.Benchmarks.Where(b => b.Id == benchmark.Id && b.LastScheduledUtcMs == last)
+                .ExecuteUpdateAsync(set => set.SetProperty(b => b.LastScheduledUtcMs, nowMs), ct);
             if (won != 1) continue;
 
             var result = await queue.EnqueueAsync(benchmark, ct);

@@ -145,7 +145,7 @@ public class CachePagesTests
         List<KeyValuePair<string, string>> cache =
             [.. CacheFields("10", "write"), new("Name", "an http one"), new("kind", "cache"), new("__RequestVerificationToken", FormPost.Token(page))];
         var refused = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(cache));
-        Assert.Equal(HttpStatusCode.OK, refused.StatusCode);
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
         Assert.Contains("its kind cannot change", WebUtility.HtmlDecode(await refused.Content.ReadAsStringAsync()));
         Assert.Contains("<td>HTTP latency</td>", await client.GetStringAsync("/benchmarks"));
     }

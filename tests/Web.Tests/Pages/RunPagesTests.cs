@@ -168,8 +168,8 @@ public class RunPagesTests
         (fields["Name"], fields["CronSchedule"], fields["Enabled"]) = ("nightly", "every night", "true");
         var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
 
-        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.Contains("five-field cron expression", await response.Content.ReadAsStringAsync());
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("Enter 5 fields (minute hour day month weekday) or 6 with seconds first", await response.Content.ReadAsStringAsync());
         Assert.DoesNotContain("nightly", await client.GetStringAsync("/benchmarks"));
     }
 
@@ -198,7 +198,7 @@ public class RunPagesTests
     [Theory]
     [InlineData("", "", "Enter a name of 1 to 200 characters.")]
     [InlineData("  ", "", "Enter a name of 1 to 200 characters.")]
-    [InlineData("every zero minutes", "*/0 * * * *", "A step of 0 (&#x27;*/0&#x27;) repeats nothing")]
+    [InlineData("every zero minutes", "*/0 * * * *", "Minutes: Value must be a number between 1 and 59")]
     public async Task TheEditorRefusesAnEmptyNameAndAZeroStepWithAMessageAndStoresNothing(string name, string cron, string message)
     {
         await using var app = new DashboardFactory();
@@ -210,8 +210,31 @@ public class RunPagesTests
 
         var response = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
 
-        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         Assert.Contains(message, await response.Content.ReadAsStringAsync());
         Assert.DoesNotContain("/benchmarks/edit/", await client.GetStringAsync("/benchmarks"));
+    }
+
+    [Fact]
+    public async Task AnUnknownTimeZoneIsA400BesideTheFieldAndAKnownOneIsStoredAndShown()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var fields = HttpFields("http://127.0.0.1:1/", "5");
+        (fields["Name"], fields["CronSchedule"], fields["TimeZone"], fields["kind"]) = ("nightly in Berlin", "30 2 * * *", "Europe/Atlantis", "http");
+
+        var refused = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
+
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        var page = await refused.Content.ReadAsStringAsync();
+        Assert.Matches("data-valmsg-for=\"TimeZone\"[^>]*>Unknown time zone &#x27;Europe/Atlantis&#x27;: enter an IANA name", page);
+        Assert.DoesNotContain("/benchmarks/edit/", await client.GetStringAsync("/benchmarks"));
+
+        fields["TimeZone"] = "Europe/Berlin";
+        Assert.Equal(HttpStatusCode.Redirect, (await FormPost.SubmitAsync(client, "/benchmarks/edit", fields)).StatusCode);
+        var list = await client.GetStringAsync("/benchmarks");
+        Assert.Contains("30 2 * * * (Europe/Berlin)", list);
+        var id = System.Text.RegularExpressions.Regex.Match(list, "/benchmarks/edit/(\\d+)").Groups[1].Value;
+        Assert.Contains("value=\"Europe/Berlin\"", await client.GetStringAsync($"/benchmarks/edit/{id}"));
     }
 }

@@ -14,6 +14,9 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
     [BindProperty] public string? CronSchedule { get; set; }
     [BindProperty] public bool Enabled { get; set; } = true;
 
+    /// <summary>The IANA zone the schedule is read in; empty means UTC.</summary>
+    [BindProperty] public string? TimeZone { get; set; } = Core.Benchmarks.CronSchedules.DefaultTimeZone;
+
     /// <summary>Its runs spread over this many runner agents (issue 16); empty: the dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
@@ -34,6 +37,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         if (forms.Find(benchmark.Kind) is not { } page) return NotFound(); // a kind this build no longer has
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
+        TimeZone = benchmark.TimeZone;
         Enabled = benchmark.Enabled;
         Agents = benchmark.Agents;
         Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
@@ -52,15 +56,23 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         await TryUpdateModelAsync(Form, Form.GetType(), prefix);
         ModelState.KeepCheckboxesRenderable(Form, prefix);
         ModelState.KeepCheckboxRenderable(nameof(Enabled));
-        if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Page();
+        if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Refused();
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)
         {
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents);
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "");
             if (saved is not null) return Redirect("/benchmarks");
         }
         ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));
-        return Page();
+        return Refused();
+    }
+
+    /// <summary>The form again with its errors beside the fields, as a 400: nothing was stored.</summary>
+    PageResult Refused()
+    {
+        var page = Page();
+        page.StatusCode = StatusCodes.Status400BadRequest;
+        return page;
     }
 }
