@@ -1,0 +1,39 @@
+using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Hosting;
+
+namespace BenchDashboard.Runner.Tests.Scheduling;
+
+/// <summary>The runner on a file the EF Core 6 build wrote (<see cref="Ef6Database"/>), once upgraded.</summary>
+public sealed class UpgradedDatabaseTests
+{
+    [Fact]
+    public async Task ANewRunOnAnUpgradedEf6DatabaseCompletesBesideTheOldOnes()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        using var dir = new TempDirectory();
+        var path = dir.File("ef6.db");
+        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            connection.Open();
+            using var load = connection.CreateCommand();
+            load.CommandText = Ef6Database.Sql;
+            load.ExecuteNonQuery();
+        }
+        await using var host = await RunnerHost.CreateAsync(new() { ["Database:Path"] = path }); // migrates it
+        await host.Host.StartAsync();
+
+        var runId = await host.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=1").ToString(), Requests = 50 }, 1, default));
+        var run = await host.UntilFinalAsync(runId, seconds: 60);
+        await host.Host.StopAsync();
+
+        Assert.Equal(Ef6Database.Runs + 1, runId);
+        Assert.Equal((RunStatus.Completed, 50), (run.Status, run.CompletedRequests));
+        Assert.Equal(Ef6Database.Samples + 50, await host.WithDbAsync(db => db.Samples.CountAsync()));
+        Assert.Equal(Ef6Database.Digests + 1, await host.WithDbAsync(db => db.Digests.CountAsync()));
+        Assert.Equal(Ef6Database.Runs + 1, await host.WithDbAsync(db => db.Runs.CountAsync()));
+    }
+}
