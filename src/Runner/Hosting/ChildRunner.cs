@@ -151,11 +151,15 @@ public sealed class ChildRunner(
         }
     }
 
+    // Called twice: the container disposes this singleton and the hosted service its factory returned.
     public override void Dispose()
     {
+        if (Interlocked.Exchange(ref disposed, 1) == 1) return;
         if (child is { HasExited: false } running) running.Kill(entireProcessTree: true);
         child?.Dispose();
         launches.CompleteAdding();
         base.Dispose();
     }
+
+    int disposed;
 }
