@@ -35,6 +35,9 @@ public class UpgradeFromEf6Tests
         Assert.Equal(Ef6Database.Runs, await db.Runs.CountAsync());
         Assert.Equal(Ef6Database.Samples, await db.Samples.CountAsync());
         Assert.Equal(Ef6Database.Benchmarks, await db.Benchmarks.CountAsync());
+        Assert.Equal(Ef6Database.Digests, await db.Digests.CountAsync());
+        Assert.Equal(Ef6Database.Latencies, await db.Latencies.CountAsync());
+        Assert.Equal(Ef6Database.AaChecks, await db.AaChecks.CountAsync());
         Assert.Equal(Ef6Database.Summaries, await db.Runs.CountAsync(r => r.SummaryJson != null));
         Assert.Equal("30 2 * * *", (await db.Benchmarks.SingleAsync(b => b.Id == 2)).CronSchedule);
         Assert.All(await db.Benchmarks.ToListAsync(), b => Assert.Equal("UTC", b.TimeZone)); // as NCrontab read every schedule
