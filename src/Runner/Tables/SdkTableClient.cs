@@ -22,7 +22,8 @@ sealed class SdkTableClient(TableClient client) : ITableClient
         }
         catch (RequestFailedException ex) when (ex.Status != 0)
         {
-            throw new TableServiceException(ex.Status, ex.ErrorCode, TableErrorClassifier.Describe(Outcome(ex)));
+            var outcome = Outcome(ex);
+            throw new TableServiceException(outcome.Status, outcome.ErrorCode, TableErrorClassifier.Describe(outcome));
         }
     }
 
@@ -85,8 +86,9 @@ sealed class SdkTableClient(TableClient client) : ITableClient
             if (first is null || first.Values.Count == 0) return deleted;
             foreach (var chunk in first.Values.Chunk(EntityBatch.MaxOperations))
             {
-                var outcome = await SubmitAsync(chunk.Select(e => (e.PartitionKey, e.RowKey)).ToList(),
-                    chunk.Select(e => new TableTransactionAction(TableTransactionActionType.Delete, new TableEntity(e.PartitionKey, e.RowKey), ETag.All)), ct);
+                // Only RowKey was selected: the partition key is the one asked for.
+                var outcome = await SubmitAsync(chunk.Select(e => (partitionKey, e.RowKey)).ToList(),
+                    chunk.Select(e => new TableTransactionAction(TableTransactionActionType.Delete, new TableEntity(partitionKey, e.RowKey), ETag.All)), ct);
                 if (!outcome.Succeeded)
                     throw new TableServiceException(outcome.Status, outcome.ErrorCode, $"Deleting entities failed: {TableErrorClassifier.Describe(outcome)}");
                 deleted += chunk.Length;
@@ -106,8 +108,30 @@ sealed class SdkTableClient(TableClient client) : ITableClient
     /// </summary>
     static TableOutcome Outcome(RequestFailedException ex)
     {
-        var first = ex.Message.Split('\n')[0].Trim();
+        if (ex.ErrorCode is null && XmlError(ex.GetRawResponse()) is { } xml) return new TableOutcome(ex.Status, xml.Code, xml.Message, null, null);
+        var first = FirstLine(ex.Message);
         if (first.IndexOf(':') is var colon and > 0 && first[..colon].All(char.IsAsciiDigit)) first = first[(colon + 1)..];
         return new TableOutcome(ex.Status, ex.ErrorCode, first.Length == 0 ? null : first, null, null);
     }
+
+    /// <summary>
+    /// Storage's XML error (<c>&lt;Error&gt;&lt;Code/&gt;&lt;Message/&gt;&lt;/Error&gt;</c>), which Azurite sends for a
+    /// refused signature without an x-ms-error-code header: the SDK then reports only "Service request failed.".
+    /// </summary>
+    static (string? Code, string? Message)? XmlError(Response? response)
+    {
+        var body = response?.Content?.ToString();
+        if (body is null || !body.TrimStart().StartsWith('<')) return null;
+        try
+        {
+            var error = System.Xml.Linq.XElement.Parse(body);
+            return (error.Element("Code")?.Value, error.Element("Message")?.Value is { } message ? FirstLine(message) : null);
+        }
+        catch (System.Xml.XmlException)
+        {
+            return null;
+        }
+    }
+
+    static string FirstLine(string text) => text.Split('\n')[0].Trim();
 }
