@@ -37,6 +37,14 @@ public sealed class TableClientTests
 
         var sas = TableAccount.Parse("TableEndpoint=https://acct.table.core.windows.net/;SharedAccessSignature=?sv=2019-02-02&sig=abc");
         Assert.Equal("https://acct.table.core.windows.net (SAS)", sas.Describe());
+
+        var managed = TableAccount.Parse("TableEndpoint=https://acct.table.core.windows.net;Credential=ManagedIdentity;ClientId=0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e");
+        Assert.Equal((TableSignIn.ManagedIdentity, "0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e", (string?)null), (managed.SignIn, managed.ClientId, managed.Secret));
+        Assert.Equal("https://acct.table.core.windows.net (Microsoft Entra, managed identity 0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e)", managed.Describe());
+        var byDefault = TableAccount.Parse("AccountName=acct;Credential=defaultazurecredential");
+        Assert.Equal("https://acct.table.core.windows.net (Microsoft Entra, DefaultAzureCredential)", byDefault.Describe());
+        Assert.Equal("https://acct.table.core.windows.net (Microsoft Entra, system-assigned managed identity)",
+            TableAccount.Parse("AccountName=acct;Credential=ManagedIdentity").Describe());
     }
 
     [Theory]
@@ -45,6 +53,10 @@ public sealed class TableClientTests
     [InlineData("AccountKey=c2VjcmV0", "Set AccountName")]
     [InlineData("TableEndpoint=ftp://x;SharedAccessSignature=sig=secret", "TableEndpoint must be an absolute http")]
     [InlineData("just-a-secret-string", "Name=value")]
+    [InlineData("DefaultEndpointsProtocol=http;AccountName=acct;Credential=ManagedIdentity", "a token is never sent over http")]
+    [InlineData("AccountName=acct;AccountKey=c2VjcmV0;Credential=ManagedIdentity", "not both")]
+    [InlineData("AccountName=acct;Credential=Password", "Credential is DefaultAzureCredential or ManagedIdentity")]
+    [InlineData("AccountName=acct;Credential=ManagedIdentity;ClientId=secret", "ClientId is a managed identity's client id")]
     public void AMalformedConnectionStringIsRefusedWithoutQuotingIt(string connectionString, string message)
     {
         var error = Assert.Throws<FormatException>(() => TableAccount.Parse(connectionString));

@@ -1,0 +1,126 @@
+using System.Net.Security;
+using System.Security.Authentication;
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
+using System.Text;
+using System.Text.Json;
+using Azure;
+using Azure.Core;
+using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Runner.Tables;
+using BenchDashboard.TestSupport;
+
+namespace BenchDashboard.Runner.Tests.Tables;
+
+/// <summary>
+/// Microsoft Entra sign-in through the SDK's bearer-token path, against Azurite over HTTPS checking tokens
+/// (--oauth basic: issuer, audience, lifetime). The client trusts exactly the certificate this test made.
+/// </summary>
+public sealed class TableEntraTests
+{
+    const string Tenant = "https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/";
+
+    /// <summary>Hands out one fixed token and remembers what it was asked for, as a managed identity would be.</summary>
+    sealed class FixedTokenCredential(string token) : TokenCredential
+    {
+        readonly List<string[]> requests = [];
+        public IReadOnlyList<string[]> Requests { get { lock (requests) return requests.ToList(); } }
+
+        public override AccessToken GetToken(TokenRequestContext context, CancellationToken ct)
+        {
+            lock (requests) requests.Add(context.Scopes);
+            return new AccessToken(token, DateTimeOffset.UtcNow.AddHours(1));
+        }
+
+        public override ValueTask<AccessToken> GetTokenAsync(TokenRequestContext context, CancellationToken ct) => new(GetToken(context, ct));
+    }
+
+    /// <summary>An unsigned-looking JWT with the claims Azurite's basic check reads (it does not verify signatures).</summary>
+    static string Jwt(string audience = "https://storage.azure.com", string issuer = Tenant, int expiresInMinutes = 60)
+    {
+        static string Part(object value) => Convert.ToBase64String(JsonSerializer.SerializeToUtf8Bytes(value)).TrimEnd('=').Replace('+', '-').Replace('/', '_');
+        var now = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+        var claims = new { aud = audience, iss = issuer, iat = now - 600, nbf = now - 600, exp = now + expiresInMinutes * 60, oid = Guid.NewGuid() };
+        return $"{Part(new { alg = "RS256", typ = "JWT" })}.{Part(claims)}.{Part("not-a-signature")}";
+    }
+
+    static RemoteCertificateValidationCallback TrustOnly(X509Certificate2 certificate) =>
+        (_, presented, _, _) => presented is not null && presented.GetCertHashString(HashAlgorithmName.SHA256) == certificate.GetCertHashString(HashAlgorithmName.SHA256);
+
+    static TableConnection Connect(Azurite azurite, TokenCredential credential, string table, RemoteCertificateValidationCallback? trust = null)
+    {
+        var account = TableAccount.Parse($"TableEndpoint={azurite.Endpoint};Credential=ManagedIdentity");
+        return new TableConnection(new TableTarget(account, credential, trust ?? TrustOnly(azurite.Certificate!)), table,
+            new TableVariant(TableOperation.Batch, Expect100Continue: true, Nagle: false), TimeSpan.FromSeconds(10));
+    }
+
+    static List<BenchEntity> Entities(string partition, int count) =>
+        Enumerable.Range(0, count).Select(i => new BenchEntity(partition, $"r{i:D3}", new string('x', 100))).ToList();
+
+    [Fact]
+    public async Task AManagedIdentitysTokenAuthorisesEveryCallOverHttps()
+    {
+        await using var azurite = await Azurite.StartWithOAuthAsync();
+        var credential = new FixedTokenCredential(Jwt());
+        using var connection = Connect(azurite, credential, "entra");
+        var client = connection.Client;
+
+        Assert.True(await client.CreateTableIfNotExistsAsync(default));
+        Assert.Equal(204, (await client.InsertAsync(new BenchEntity("p", "single", "x"), default)).Status);
+        Assert.Equal(Enumerable.Repeat(204, 10), (await client.SubmitBatchAsync(Entities("p", 10), default)).OperationStatuses);
+        Assert.Equal(11, await client.CountAsync("p", default));
+        Assert.Equal(11, await client.DeleteEntitiesAsync("p", default));
+
+        // The storage audience, asked for once: the SDK caches the token for the client's later calls.
+        Assert.Equal(["https://storage.azure.com/.default"], Assert.Single(credential.Requests));
+    }
+
+    [Theory]
+    [InlineData("expired", "Lifetime validation failed. The token is expired.")]
+    [InlineData("audience", "Invalid token audience.")]
+    [InlineData("issuer", "Invalid token issuer.")]
+    public async Task ATokenTheServiceRefusesStopsAtTheFirstCallWithTheServicesReason(string fault, string reason)
+    {
+        await using var azurite = await Azurite.StartWithOAuthAsync();
+        var token = fault switch
+        {
+            "expired" => Jwt(expiresInMinutes: -5),
+            "audience" => Jwt(audience: "https://vault.azure.net"),
+            _ => Jwt(issuer: "https://issuer.example/"),
+        };
+        var credential = new FixedTokenCredential(token);
+        using var connection = Connect(azurite, credential, "refused");
+
+        var refused = await Assert.ThrowsAsync<TableServiceException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
+
+        Assert.Equal(403, refused.Status);
+        Assert.Equal($"403 AuthenticationFailed: {reason}", refused.Message);
+        Assert.Single(credential.Requests);
+    }
+
+    [Fact]
+    public async Task TheClientTrustsOnlyTheCertificateItWasGivenAndSendsNoTokenToAnyOther()
+    {
+        await using var azurite = await Azurite.StartWithOAuthAsync();
+        using var otherKey = RSA.Create(2048);
+        using var other = new CertificateRequest("CN=127.0.0.1", otherKey, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1)
+            .CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
+        var credential = new FixedTokenCredential(Jwt());
+
+        // The system's trust store does not know the test's certificate either.
+        foreach (var trust in new RemoteCertificateValidationCallback?[] { TrustOnly(other), (_, _, _, errors) => errors == SslPolicyErrors.None })
+        {
+            using var connection = Connect(azurite, credential, "untrusted", trust);
+            var failed = await Assert.ThrowsAsync<RequestFailedException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
+            Assert.Equal(0, failed.Status); // a transport failure: the TLS handshake, before any header left
+            Assert.IsType<AuthenticationException>(failed.InnerException?.InnerException ?? failed.InnerException, exactMatch: false);
+        }
+    }
+
+    [Fact]
+    public void ATokenIsNeverSentOverHttp()
+    {
+        var refused = Assert.Throws<FormatException>(() => TableAccount.Parse("TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;Credential=DefaultAzureCredential"));
+        Assert.Equal("Credential (Microsoft Entra sign-in) needs an https:// Table endpoint: a token is never sent over http.", refused.Message);
+    }
+}
