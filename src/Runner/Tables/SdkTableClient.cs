@@ -104,34 +104,15 @@ sealed class SdkTableClient(TableClient client) : ITableClient
     /// <summary>
     /// The status, the error code and the service's own message: the exception's first line, without the
     /// "3:" a batch puts before it (the failing operation's position, which the SDK reads separately) and
-    /// without the request id and time lines, which differ every time.
+    /// without the request id and time lines, which differ every time; what the body adds in parentheses.
     /// </summary>
     static TableOutcome Outcome(RequestFailedException ex)
     {
-        if (ex.ErrorCode is null && XmlError(ex.GetRawResponse()) is { } xml) return new TableOutcome(ex.Status, xml.Code, xml.Message, null, null);
-        var first = FirstLine(ex.Message);
-        if (first.IndexOf(':') is var colon and > 0 && first[..colon].All(char.IsAsciiDigit)) first = first[(colon + 1)..];
-        return new TableOutcome(ex.Status, ex.ErrorCode, first.Length == 0 ? null : first, null, null);
+        var body = ServiceErrorBody.Read(ex.GetRawResponse());
+        var message = ServiceErrorBody.FirstLine(ex.Message)!;
+        if (message.IndexOf(':') is var colon and > 0 && message[..colon].All(char.IsAsciiDigit)) message = message[(colon + 1)..];
+        if (ex.ErrorCode is null && body.Message is not null) message = body.Message;
+        if (body.AuthenticationDetail is { } detail) message += $" ({detail})";
+        return new TableOutcome(ex.Status, ex.ErrorCode ?? body.Code, message.Length == 0 ? null : message, null, null);
     }
-
-    /// <summary>
-    /// Storage's XML error (<c>&lt;Error&gt;&lt;Code/&gt;&lt;Message/&gt;&lt;/Error&gt;</c>), which Azurite sends for a
-    /// refused signature without an x-ms-error-code header: the SDK then reports only "Service request failed.".
-    /// </summary>
-    static (string? Code, string? Message)? XmlError(Response? response)
-    {
-        var body = response?.Content?.ToString();
-        if (body is null || !body.TrimStart().StartsWith('<')) return null;
-        try
-        {
-            var error = System.Xml.Linq.XElement.Parse(body);
-            return (error.Element("Code")?.Value, error.Element("Message")?.Value is { } message ? FirstLine(message) : null);
-        }
-        catch (System.Xml.XmlException)
-        {
-            return null;
-        }
-    }
-
-    static string FirstLine(string text) => text.Split('\n')[0].Trim();
 }

@@ -94,7 +94,7 @@ public sealed class TableEntraTests
         var refused = await Assert.ThrowsAsync<TableServiceException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
 
         Assert.Equal(403, refused.Status);
-        Assert.Equal($"403 AuthenticationFailed: {reason}", refused.Message);
+        Assert.Equal($"403 AuthenticationFailed: Server failed to authenticate the request. Make sure the value of the Authorization header is formed correctly including the signature. ({reason})", refused.Message);
         Assert.Single(credential.Requests);
     }
 
@@ -114,6 +114,36 @@ public sealed class TableEntraTests
             var failed = await Assert.ThrowsAsync<RequestFailedException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
             Assert.Equal(0, failed.Status); // a transport failure: the TLS handshake, before any header left
             Assert.IsType<AuthenticationException>(failed.InnerException?.InnerException ?? failed.InnerException, exactMatch: false);
+        }
+    }
+
+    [Fact]
+    public async Task OnAppServiceTheManagedIdentityCredentialFetchesTheTokenFromThePlatformsEndpoint()
+    {
+        await using var azurite = await Azurite.StartWithOAuthAsync();
+        // App Service's identity endpoint, as the platform announces it to the app: IDENTITY_ENDPOINT and IDENTITY_HEADER.
+        var expires = DateTimeOffset.UtcNow.AddHours(1).ToUnixTimeSeconds();
+        await using var identity = new HttpRelay(null, _ => RelayReply.Respond(200, "OK", "application/json",
+            JsonSerializer.Serialize(new { access_token = Jwt(), expires_on = expires.ToString(), resource = "https://storage.azure.com", token_type = "Bearer" })));
+        var secret = Guid.NewGuid().ToString();
+        Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", $"http://127.0.0.1:{identity.Port}/msi/token");
+        Environment.SetEnvironmentVariable("IDENTITY_HEADER", secret);
+        try
+        {
+            var target = TableTarget.For(TableAccount.Parse($"TableEndpoint={azurite.Endpoint};Credential=ManagedIdentity")) with { ServerCertificate = TrustOnly(azurite.Certificate!) };
+            using var connection = new TableConnection(target, "appservice", new TableVariant(TableOperation.Single, false, false), TimeSpan.FromSeconds(10));
+
+            Assert.True(await connection.Client.CreateTableIfNotExistsAsync(default));
+            Assert.Equal(204, (await connection.Client.InsertAsync(new BenchEntity("p", "r", "x"), default)).Status);
+
+            var request = Assert.Single(identity.Requests);
+            Assert.Equal(secret, request.Header("X-IDENTITY-HEADER"));
+            Assert.Contains("resource=https://storage.azure.com", Uri.UnescapeDataString(request.Target), StringComparison.Ordinal);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", null);
+            Environment.SetEnvironmentVariable("IDENTITY_HEADER", null);
         }
     }
 
