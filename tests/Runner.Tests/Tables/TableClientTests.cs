@@ -154,6 +154,22 @@ public sealed class TableClientTests
         Assert.Equal(3, await connection.Client.CountAsync("p", default));
     }
 
+    [Theory]
+    [InlineData(-1, "rwdlacu", "AuthorizationFailure")] // expired an hour ago (Azurite's code for it)
+    [InlineData(1, "rl", "AuthorizationPermissionMismatch")] // read and list only: no table may be created
+    public async Task ASasTheServiceRefusesStopsAtTheFirstCallWithTheServicesReason(int expiresInHours, string permissions, string code)
+    {
+        await using var azurite = await Azurite.StartAsync();
+        await using var relay = new HttpRelay(azurite.Port);
+        using var connection = TableRuns.Connect($"TableEndpoint=http://127.0.0.1:{relay.Port}/{Azurite.AccountName};SharedAccessSignature={AccountSas(expiresInHours, permissions)}", "withsas");
+
+        var refused = await Assert.ThrowsAsync<TableServiceException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
+
+        Assert.Equal((403, code), (refused.Status, refused.Code));
+        Assert.StartsWith($"403 {code}: ", refused.Message);
+        Assert.Single(relay.Requests);
+    }
+
     [Fact]
     public async Task NagleIsOnOrOffOnTheSocketAsTheVariantAsks()
     {
@@ -194,10 +210,10 @@ public sealed class TableClientTests
     }
 
     /// <summary>An account SAS for the Table service (version 2019-02-02's string to sign), made as the portal would.</summary>
-    static string AccountSas()
+    static string AccountSas(int expiresInHours = 1, string permissions = "rwdlacu")
     {
-        const string version = "2019-02-02", permissions = "rwdlacu", services = "t", resourceTypes = "sco", protocol = "https,http";
-        var expiry = DateTime.UtcNow.AddHours(1).ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture);
+        const string version = "2019-02-02", services = "t", resourceTypes = "sco", protocol = "https,http";
+        var expiry = DateTime.UtcNow.AddHours(expiresInHours).ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture);
         var toSign = string.Join("\n", Azurite.AccountName, permissions, services, resourceTypes, "", expiry, "", protocol, version) + "\n";
         var signature = Convert.ToBase64String(HMACSHA256.HashData(Convert.FromBase64String(Azurite.AccountKey), Encoding.UTF8.GetBytes(toSign)));
         return $"sv={version}&ss={services}&srt={resourceTypes}&sp={permissions}&se={Uri.EscapeDataString(expiry)}&spr={Uri.EscapeDataString(protocol)}&sig={Uri.EscapeDataString(signature)}";
