@@ -148,6 +148,33 @@ public sealed class TableEntraTests
     }
 
     [Fact]
+    public async Task ASignInThePlatformRefusesFailsTheRunAtOnceWithItsReasonAndNothingIsRetried()
+    {
+        // In this class, not beside it: the identity endpoint is announced through process-wide variables.
+        await using var identity = new HttpRelay(null, _ => RelayReply.Respond(400, "Bad Request", "application/json",
+            """{"statusCode":400,"message":"Unable to load the proper Managed Identity.","correlationId":"7"}"""));
+        Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", $"http://127.0.0.1:{identity.Port}/msi/token");
+        Environment.SetEnvironmentVariable("IDENTITY_HEADER", Guid.NewGuid().ToString());
+        try
+        {
+            // A client id of its own, so no token another test cached can stand in; nothing listens at the endpoint.
+            var connection = $"TableEndpoint=https://127.0.0.1:{Azurite.FreePort()}/{Azurite.AccountName};Credential=ManagedIdentity;ClientId={Guid.NewGuid()}";
+            var (run, samples) = await TableRuns.ExecuteAsync(connection, TableRuns.Small("signin"));
+
+            Assert.Equal(Core.Runs.RunStatus.Failed, run.Status);
+            Assert.StartsWith("Signing in to Microsoft Entra for connection 'test' failed (https://127.0.0.1:", run.Error);
+            Assert.Contains("Unable to load the proper Managed Identity.", run.Error);
+            Assert.Empty(samples);
+            Assert.Single(identity.Requests);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", null);
+            Environment.SetEnvironmentVariable("IDENTITY_HEADER", null);
+        }
+    }
+
+    [Fact]
     public void ATokenIsNeverSentOverHttp()
     {
         var refused = Assert.Throws<FormatException>(() => TableAccount.Parse("TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;Credential=DefaultAzureCredential"));
