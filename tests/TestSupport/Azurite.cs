@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
 
 namespace BenchDashboard.TestSupport;
 
@@ -14,16 +16,22 @@ public sealed class Azurite : IAsyncDisposable
     public const string AccountKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
     readonly Process process;
+    readonly TempDirectory? certificateFiles;
     public int Port { get; }
 
-    Azurite(Process process, int port)
+    /// <summary>The self-signed certificate Azurite serves HTTPS with; null over HTTP.</summary>
+    public X509Certificate2? Certificate { get; }
+
+    Azurite(Process process, int port, X509Certificate2? certificate = null, TempDirectory? certificateFiles = null)
     {
         this.process = process;
         Port = port;
+        Certificate = certificate;
+        this.certificateFiles = certificateFiles;
     }
 
-    /// <summary>Path-style, as Azurite wants: http://127.0.0.1:PORT/devstoreaccount1.</summary>
-    public Uri Endpoint => new($"http://127.0.0.1:{Port}/{AccountName}");
+    /// <summary>Path-style, as Azurite wants: http(s)://127.0.0.1:PORT/devstoreaccount1.</summary>
+    public Uri Endpoint => new($"{(Certificate is null ? "http" : "https")}://127.0.0.1:{Port}/{AccountName}");
 
     public string ConnectionString => ConnectionStringFor(Port);
 
@@ -37,6 +45,28 @@ public sealed class Azurite : IAsyncDisposable
         var process = await ServerProcess.StartAsync(Executable(),
             ["--tableHost", "127.0.0.1", "--tablePort", port.ToString(), "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent"], port);
         return new Azurite(process, port);
+    }
+
+    /// <summary>
+    /// Azurite over HTTPS with a certificate made here for 127.0.0.1, checking bearer tokens as in its
+    /// <c>--oauth basic</c> mode (issuer, audience and lifetime; no signature).
+    /// </summary>
+    public static async Task<Azurite> StartWithOAuthAsync()
+    {
+        var port = FreePort();
+        var files = new TempDirectory();
+        using var key = RSA.Create(2048);
+        var request = new CertificateRequest("CN=127.0.0.1", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        var names = new SubjectAlternativeNameBuilder();
+        names.AddIpAddress(System.Net.IPAddress.Loopback);
+        request.CertificateExtensions.Add(names.Build());
+        var certificate = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
+        await File.WriteAllTextAsync(files.File("cert.pem"), certificate.ExportCertificatePem());
+        await File.WriteAllTextAsync(files.File("key.pem"), key.ExportPkcs8PrivateKeyPem());
+        var process = await ServerProcess.StartAsync(Executable(),
+            ["--tableHost", "127.0.0.1", "--tablePort", port.ToString(), "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent",
+             "--cert", files.File("cert.pem"), "--key", files.File("key.pem"), "--oauth", "basic"], port);
+        return new Azurite(process, port, X509CertificateLoader.LoadCertificate(certificate.RawData), files);
     }
 
     /// <summary>node_modules/.bin/azurite-table in the repository that holds this test build.</summary>
@@ -55,5 +85,6 @@ public sealed class Azurite : IAsyncDisposable
         if (!process.HasExited) process.Kill(entireProcessTree: true);
         await process.WaitForExitAsync();
         process.Dispose();
+        certificateFiles?.Dispose();
     }
 }

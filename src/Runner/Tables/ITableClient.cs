@@ -1,11 +1,9 @@
 namespace BenchDashboard.Runner.Tables;
 
 /// <summary>
-/// The only Table Storage operations the benchmark needs. <see cref="Protocol.RestTableClient"/> implements it
-/// on Azure.Core's pipeline because Azure.Data.Tables cannot be restored here; where it can, its
-/// <c>TableClient</c> (built with the same <c>Transport</c>, <c>Retry.MaxRetries = 0</c> and per-call Expect
-/// policy) implements the same five calls, turning a <c>RequestFailedException</c> with a status into a
-/// <see cref="TableOutcome"/>.
+/// The only Table Storage operations the benchmark needs, so the driver reads as the seed's experiment and not
+/// as SDK calls. <see cref="SdkTableClient"/> implements them on Azure.Data.Tables' <c>TableClient</c>, turning
+/// a <c>RequestFailedException</c> with a status into a <see cref="TableOutcome"/>.
 /// </summary>
 public interface ITableClient
 {
@@ -13,13 +11,13 @@ public interface ITableClient
     Task<bool> CreateTableIfNotExistsAsync(CancellationToken ct);
 
     /// <summary>Inserts one entity. Service errors are outcomes; only transport failures throw.</summary>
-    Task<TableOutcome> InsertAsync(Protocol.TableEntity entity, CancellationToken ct);
+    Task<TableOutcome> InsertAsync(BenchEntity entity, CancellationToken ct);
 
     /// <summary>
     /// Inserts entities of one partition as one entity group transaction. Validated before sending
-    /// (<see cref="Protocol.InvalidBatchException"/>); the outcome carries each operation's real status.
+    /// (<see cref="InvalidBatchException"/>); the outcome carries each operation's real status.
     /// </summary>
-    Task<TableOutcome> SubmitBatchAsync(IReadOnlyList<Protocol.TableEntity> entities, CancellationToken ct);
+    Task<TableOutcome> SubmitBatchAsync(IReadOnlyList<BenchEntity> entities, CancellationToken ct);
 
     /// <summary>How many entities a partition holds.</summary>
     Task<long> CountAsync(string partitionKey, CancellationToken ct);
@@ -27,6 +25,9 @@ public interface ITableClient
     /// <summary>Deletes every entity of a partition (in batches); returns how many.</summary>
     Task<long> DeleteEntitiesAsync(string partitionKey, CancellationToken ct);
 }
+
+/// <summary>An entity as the benchmark writes it: its keys and one string property of a chosen size.</summary>
+public sealed record BenchEntity(string PartitionKey, string RowKey, string Payload);
 
 /// <summary>
 /// What the service answered to one insert or batch. For a batch, <see cref="Status"/> is the failing

@@ -1,13 +1,13 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using Azure;
+using Azure.Identity;
 using Azure.Core.Pipeline;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
-using BenchDashboard.Runner.Tables.Protocol;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -38,18 +38,20 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {
         var p = Json.Deserialize<TableParameters>(context.ParametersJson);
-        var account = Open(p);
+        var target = TableTarget.For(Open(p));
+        var account = target.Account;
         if (account.IsDevelopmentStorage) await emulator.EnsureRunningAsync(account.Endpoint, ct);
         context.Notes.Add($"Endpoint: {account.Describe()}, table '{p.Table}'.");
+        context.Notes.Add($"Client: {TableConnection.SdkVersion} (TableClient), service version {TableConnection.ServiceVersion}, nothing retried.");
         if (account.IsEmulator)
             context.Notes.AddWarning("This endpoint is an emulator (Azurite) on this machine: its timings show what the client and the protocol do (batching, Expect: 100-continue, Nagle), not what the Table Storage service costs. Measure a storage account for platform figures.");
 
         var variants = p.Variants();
         var partitions = new Partitions(context.Run.Id, variants.Count);
-        using (var setup = new TableConnection(account, p.Table, variants[0], p.Timeout))
-            await CreateTableAsync(setup.Client, p, ct);
+        using (var setup = new TableConnection(target, p.Table, variants[0], p.Timeout))
+            await CreateTableAsync(setup.Client, p, account, ct);
 
-        var run = new TableRun(p, account, variants, partitions, context);
+        var run = new TableRun(p, target, variants, partitions, context);
         try
         {
             await run.ExecuteAsync(ct);
@@ -57,7 +59,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         finally
         {
             run.Dispose();
-            await AfterRunAsync(p, account, variants, partitions, run, context.Notes);
+            await AfterRunAsync(p, target, variants, partitions, run, context.Notes);
         }
     }
 
@@ -71,11 +73,12 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         }
         catch (FormatException ex)
         {
-            throw new TableUnavailableException($"The connection string '{p.Connection}' is not a Table Storage connection string: {ex.Message}");
+            // Checked when the run was queued; the configuration may have changed since.
+            throw new TableUnavailableException($"The connection string '{p.Connection}' cannot be used for Table Storage: {ex.Message}");
         }
     }
 
-    static async Task CreateTableAsync(ITableClient client, TableParameters p, CancellationToken ct)
+    static async Task CreateTableAsync(ITableClient client, TableParameters p, TableAccount account, CancellationToken ct)
     {
         try
         {
@@ -83,8 +86,14 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         }
         catch (TableServiceException ex)
         {
-            var hint = ex.Status == 403 ? " Check the account key or SAS of the connection string (nothing was retried)." : "";
+            var hint = ex.Status is not (401 or 403) ? ""
+                : account.UsesToken ? " Check that the identity holds a Storage Table Data role on the account (nothing was retried)."
+                : " Check the account key or SAS (its expiry and permissions) of the connection string (nothing was retried).";
             throw new TableUnavailableException($"The service refused to create or open table '{p.Table}': {ex.Message}{hint}");
+        }
+        catch (AuthenticationFailedException ex)
+        {
+            throw new TableUnavailableException($"Signing in to Microsoft Entra for connection '{p.Connection}' failed ({account.Describe()}): {ex.Message.Split('\n')[0].Trim()}");
         }
         catch (RequestFailedException ex) when (ex.Status == 0)
         {
@@ -96,10 +105,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
     /// Counts each variant's partition against the entities the service said it wrote, then deletes them
     /// (unless cleanup is off). Bounded in time; never throws: the samples are what matter.
     /// </summary>
-    static async Task AfterRunAsync(TableParameters p, TableAccount account, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes)
+    static async Task AfterRunAsync(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes)
     {
         using var bound = new CancellationTokenSource(AfterRunBound);
-        using var connection = new TableConnection(account, p.Table, variants[0], p.Timeout);
+        using var connection = new TableConnection(target, p.Table, variants[0], p.Timeout);
         long deleted = 0;
         try
         {
@@ -116,7 +125,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 ? $"Cleanup: deleted the run's {deleted:N0} entities (partitions {partitions.Prefix}*); the table stays."
                 : $"Cleanup was off: the run's entities remain in partitions {partitions.Prefix}* of table '{p.Table}'.");
         }
-        catch (Exception ex) when (ex is TableServiceException or RequestFailedException or OperationCanceledException)
+        catch (Exception ex) when (ex is TableServiceException or RequestFailedException or AuthenticationFailedException or OperationCanceledException)
         {
             notes.Add($"Counting or deleting the run's entities failed after deleting {deleted:N0}: {ex.Message} Entities may remain in partitions {partitions.Prefix}*.");
         }
@@ -143,7 +152,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         readonly long runStart = Stopwatch.GetTimestamp();
         int nextIndex = -1;
 
-        public TableRun(TableParameters p, TableAccount account, IReadOnlyList<TableVariant> variants, Partitions partitions, RunContext context)
+        public TableRun(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, RunContext context)
         {
             this.p = p;
             this.variants = variants;
@@ -152,7 +161,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             payload = new string('x', p.EntityBytes);
             entitiesWritten = new long[variants.Count];
             connections = Enumerable.Range(0, p.Concurrency)
-                .Select(_ => variants.Select(v => new TableConnection(account, p.Table, v, p.Timeout)).ToArray()).ToArray();
+                .Select(_ => variants.Select(v => new TableConnection(target, p.Table, v, p.Timeout)).ToArray()).ToArray();
         }
 
         /// <summary>Entities of a variant that the service answered as written (warm-up included).</summary>
@@ -201,7 +210,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             var variant = variants[v];
             var index = Interlocked.Increment(ref nextIndex); // numbered in the order requests start, across workers
             var entities = Enumerable.Range(0, p.EntitiesPer(variant.Operation))
-                .Select(j => new TableEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
+                .Select(j => new BenchEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
                 .ToList();
             var sample = new Sample { Index = index, Series = variant.Series, Connection = worker, IsWarmup = warmup, Bytes = (long)entities.Count * p.EntityBytes };
 

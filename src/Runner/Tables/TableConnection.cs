@@ -1,15 +1,18 @@
 using System.Diagnostics;
 using System.Net.Sockets;
+using System.Reflection;
+using Azure;
 using Azure.Core;
 using Azure.Core.Pipeline;
+using Azure.Data.Tables;
 using BenchDashboard.Core.Benchmarks.Tables;
-using BenchDashboard.Runner.Tables.Protocol;
 
 namespace BenchDashboard.Runner.Tables;
 
 /// <summary>
-/// One worker's client for one variant: its own handler limited to one connection (so the connect observed
-/// belongs to the request being sent), with the variant's two toggles applied where .NET applies them.
+/// One worker's <see cref="TableClient"/> for one variant: its own handler limited to one connection (so the
+/// connect observed belongs to the request being sent), with the variant's two toggles applied where .NET
+/// applies them.
 /// <list type="bullet">
 /// <item>Nagle: the socket is created in <see cref="SocketsHttpHandler.ConnectCallback"/> with
 /// <c>NoDelay = !nagle</c>. .NET's default is NoDelay (Nagle off); <c>ServicePointManager</c>, which seed 003
@@ -17,6 +20,7 @@ namespace BenchDashboard.Runner.Tables;
 /// <item>Expect: a per-call pipeline policy adds <c>Expect: 100-continue</c>; the handler waits up to
 /// <see cref="Expect100ContinueTimeout"/> for the interim answer before sending the body anyway.</item>
 /// <item>Nothing is retried (<c>Retry.MaxRetries = 0</c>): a retried request would masquerade as one slow sample.</item>
+/// <item>The service version is pinned (<see cref="ServiceVersion"/>), so an SDK upgrade cannot change what is measured unnoticed.</item>
 /// </list>
 /// </summary>
 internal sealed class TableConnection : IDisposable
@@ -24,10 +28,17 @@ internal sealed class TableConnection : IDisposable
     /// <summary>.NET's default, set explicitly: a server that never sends "100 Continue" costs at most this.</summary>
     public static readonly TimeSpan Expect100ContinueTimeout = TimeSpan.FromSeconds(1);
 
+    /// <summary>The x-ms-version every request sends: Azure.Data.Tables 12.13's default, named.</summary>
+    public const TableClientOptions.ServiceVersion PinnedVersion = TableClientOptions.ServiceVersion.V2020_12_06;
+    public const string ServiceVersion = "2020-12-06";
+
+    /// <summary>"Azure.Data.Tables 12.13.0", for the run page.</summary>
+    public static readonly string SdkVersion = $"Azure.Data.Tables {typeof(TableClient).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0]}";
+
     readonly SocketsHttpHandler handler;
     long pendingConnectTicks = -1;
 
-    public TableConnection(TableAccount account, string table, TableVariant variant, TimeSpan timeout)
+    public TableConnection(TableTarget target, string table, TableVariant variant, TimeSpan timeout)
     {
         var nagle = variant.Nagle;
         handler = new SocketsHttpHandler
@@ -47,16 +58,32 @@ internal sealed class TableConnection : IDisposable
                 return stream;
             },
         };
-        var options = new TableProtocolOptions { Transport = new HttpClientTransport(handler) };
+        if (target.ServerCertificate is { } check) handler.SslOptions.RemoteCertificateValidationCallback = check;
+
+        var options = new TableClientOptions(PinnedVersion) { Transport = new HttpClientTransport(handler) };
         options.Retry.MaxRetries = 0;
         options.Retry.NetworkTimeout = timeout;
         options.Diagnostics.IsLoggingEnabled = false;
         options.Diagnostics.IsDistributedTracingEnabled = false;
+        options.EnableTenantDiscovery = false; // discovery sends an unauthorised request first and then a second one
+        options.AddPolicy(new BatchBodyLimitPolicy(), HttpPipelinePosition.PerCall);
         if (variant.Expect100Continue) options.AddPolicy(new ExpectContinuePolicy(), HttpPipelinePosition.PerCall);
-        Client = new RestTableClient(account, table, options);
+        Client = new SdkTableClient(Create(target, table, options));
     }
 
     public ITableClient Client { get; }
+
+    static TableClient Create(TableTarget target, string table, TableClientOptions options)
+    {
+        var account = target.Account;
+        return account.SignIn switch
+        {
+            TableSignIn.SharedKey => new TableClient(account.Endpoint, table, new TableSharedKeyCredential(account.AccountName, account.Secret), options),
+            // This constructor takes the table's own address: the service root plus the table name.
+            TableSignIn.Sas => new TableClient(new Uri($"{account.Endpoint.AbsoluteUri.TrimEnd('/')}/{table}"), new AzureSasCredential(account.Secret!), options),
+            _ => new TableClient(account.Endpoint, table, target.Token ?? throw new InvalidOperationException("A token connection needs its credential."), options),
+        };
+    }
 
     /// <summary>A TCP connection with Nagle's algorithm on or off, as a variant asks.</summary>
     internal static async ValueTask<Stream> ConnectAsync(System.Net.DnsEndPoint endPoint, bool noDelay, CancellationToken ct)

@@ -35,6 +35,22 @@ public class TableParametersValidatorTests
         Assert.Contains("ConnectionStrings:other", Validate(Valid with { Connection = "other" })["connection"].Single());
     }
 
+    [Fact]
+    public void AConnectionStringTheTableKindCannotUseIsAFieldErrorThatDoesNotQuoteIt()
+    {
+        var strings = new Dictionary<string, string>
+        {
+            ["tables"] = "TableEndpoint=https://acct.table.core.windows.net;Credential=ManagedIdentity",
+            ["plain"] = "TableEndpoint=http://acct.example;Credential=ManagedIdentity;Secret=s3cret",
+        };
+        Dictionary<string, string[]> Check(string name) =>
+            TableParametersValidator.Validate(Valid with { Connection = name }, Limits, strings.ContainsKey, n => strings.GetValueOrDefault(n));
+
+        Assert.Empty(Check("tables"));
+        var error = Check("plain")["connection"].Single();
+        Assert.Equal("The connection string 'plain' cannot be used for Table Storage: Credential (Microsoft Entra sign-in) needs an https:// Table endpoint: a token is never sent over http.", error);
+    }
+
     [Theory]
     [InlineData("ab")]
     [InlineData("1table")]

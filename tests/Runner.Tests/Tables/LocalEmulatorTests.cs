@@ -1,7 +1,6 @@
 using System.Net.Sockets;
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Runner.Tables;
-using BenchDashboard.Runner.Tables.Protocol;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Hosting.Internal;
 using Microsoft.Extensions.Logging;
@@ -35,10 +34,9 @@ public sealed class LocalEmulatorTests
 
             Assert.Single(logs.Messages(LogLevel.Information), m => m.StartsWith($"Started Azurite (the Table Storage emulator, in memory) on 127.0.0.1:{port}", StringComparison.Ordinal));
             // It is a real Table service for the development account: an entity lands and is counted.
-            var account = TableAccount.Parse(Azurite.ConnectionStringFor(port));
-            using var connection = new TableConnection(account, "autostarted", new TableVariant(TableOperation.Single, true, false), TimeSpan.FromSeconds(10));
+            using var connection = TableRuns.Connect(Azurite.ConnectionStringFor(port), "autostarted");
             await connection.Client.CreateTableIfNotExistsAsync(default);
-            Assert.True((await connection.Client.InsertAsync(new TableEntity("p", "r", new string('x', 16)), default)).Succeeded);
+            Assert.True((await connection.Client.InsertAsync(new BenchEntity("p", "r", new string('x', 16)), default)).Succeeded);
             Assert.Equal(1, await connection.Client.CountAsync("p", default));
         }
 

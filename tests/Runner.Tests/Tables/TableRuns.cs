@@ -4,7 +4,6 @@ using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.Runner.Tables;
-using BenchDashboard.Runner.Tables.Protocol;
 
 namespace BenchDashboard.Runner.Tests.Tables;
 
@@ -47,5 +46,5 @@ static class TableRuns
 
     /// <summary>A connection of our own for reading back what a run left (default settings, nothing measured).</summary>
     public static TableConnection Connect(string connectionString, string table) =>
-        new(TableAccount.Parse(connectionString), table, new TableVariant(TableOperation.Single, false, false), TimeSpan.FromSeconds(10));
+        new(TableTarget.For(TableAccount.Parse(connectionString)), table, new TableVariant(TableOperation.Single, false, false), TimeSpan.FromSeconds(10));
 }

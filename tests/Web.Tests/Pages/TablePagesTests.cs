@@ -57,7 +57,25 @@ public class TablePagesTests
         Assert.Contains("202 × 6", batchRow);
         Assert.Contains("This endpoint is an emulator (Azurite)", html);
         Assert.Contains($"Endpoint: http://127.0.0.1:{azurite.Port}/devstoreaccount1 (shared key), table 'formtable'.", html);
+        Assert.Contains("Client: Azure.Data.Tables 12.13.0 (TableClient), service version 2020-12-06, nothing retried.", html);
         Assert.DoesNotContain(Azurite.AccountKey, html + run.GetRawText());
+    }
+
+    [Fact]
+    public async Task AConnectionThatWouldSendATokenOverHttpIsRefusedAsAFieldOnTheApiAndTheForm()
+    {
+        await using var app = new DashboardFactory(new() { ["ConnectionStrings:entra"] = "TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;Credential=ManagedIdentity" });
+        var client = app.CreateClient(NoRedirects);
+        const string reason = "The connection string 'entra' cannot be used for Table Storage: Credential (Microsoft Entra sign-in) needs an https:// Table endpoint: a token is never sent over http.";
+
+        var refused = await client.PostAsJsonAsync("/api/runs", new { kind = "table", connection = "entra", requests = 5 });
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        Assert.Equal(reason, (await refused.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("errors").GetProperty("connection")[0].GetString());
+
+        var form = await SubmitAsync(client, [.. TableFields("5").Where(f => f.Key != "Table.Connection"), new("Table.Connection", "entra")]);
+        Assert.Equal(HttpStatusCode.OK, form.StatusCode); // the form again, with the reason by its field
+        Assert.Contains(reason, WebUtility.HtmlDecode(await form.Content.ReadAsStringAsync()));
+        Assert.Empty(await client.GetFromJsonAsync<JsonElement[]>("/api/runs") ?? []);
     }
 
     [Fact]

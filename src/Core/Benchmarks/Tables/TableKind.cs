@@ -14,7 +14,7 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     public override string SeriesNoun => "variant";
 
     public override Task<Dictionary<string, string[]>> ValidateAsync(TableParameters p, CancellationToken ct) =>
-        Task.FromResult(TableParametersValidator.Validate(p, limits.Value, connections.Exists));
+        Task.FromResult(TableParametersValidator.Validate(p, limits.Value, connections.Exists, connections.Find));
 
     public override string Describe(TableParameters p)
     {

@@ -12,7 +12,8 @@ public static partial class TableParametersValidator
     [GeneratedRegex("^[A-Za-z][A-Za-z0-9]{2,62}$")]
     private static partial Regex TableName();
 
-    public static Dictionary<string, string[]> Validate(TableParameters p, RunLimits limits, Func<string, bool> connectionExists)
+    /// <param name="connectionString">The configured string of a connection name, or null; checked here so a bad one is a field error, not a failed run.</param>
+    public static Dictionary<string, string[]> Validate(TableParameters p, RunLimits limits, Func<string, bool> connectionExists, Func<string, string?>? connectionString = null)
     {
         var errors = new Dictionary<string, List<string>>();
         void Add(string field, string message)
@@ -25,6 +26,8 @@ public static partial class TableParametersValidator
             Add("connection", "Name the connection string to use (ConnectionStrings:NAME in configuration).");
         else if (!connectionExists(p.Connection))
             Add("connection", $"No connection string named '{p.Connection}' is configured. Set ConnectionStrings:{p.Connection} in appsettings, user secrets, the environment (ConnectionStrings__{p.Connection}) or the App Service connection strings.");
+        else if (TableAccount.Problem(connectionString?.Invoke(p.Connection)) is { } problem)
+            Add("connection", $"The connection string '{p.Connection}' cannot be used for Table Storage: {problem}");
 
         if (p.Table is null || !TableName().IsMatch(p.Table) || p.Table.Equals("tables", StringComparison.OrdinalIgnoreCase))
             Add("table", "A table name is 3 to 63 letters and digits, starting with a letter (and not \"tables\").");
