@@ -40,6 +40,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
                 lanes.Add(lane);
                 context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
+                if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
             }
             await new CacheRun(p, lanes, context, Stopwatch.GetTimestamp()).ExecutePhasesAsync(ct);
         }
