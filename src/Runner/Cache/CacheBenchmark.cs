@@ -258,8 +258,8 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
 
     /// <summary>
     /// One worker's run of consecutive operations that got no answer. While the connection is down, every
-    /// operation fails in microseconds; backing off (10 ms, doubling to 250 ms) keeps that from flooding
-    /// the run with failures while the client reconnects. If the streak outlasts the limit, the run fails.
+    /// operation fails in microseconds (FailFast); backing off (10 ms, doubling to 250 ms) keeps that from
+    /// flooding the run with failures while the library reconnects. If the streak outlasts the limit, the run fails.
     /// </summary>
     sealed class FailureStreak
     {
