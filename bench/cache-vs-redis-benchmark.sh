@@ -5,6 +5,7 @@
 # embedded runner, samples stored in SQLite): a cache run with phases write + read-same and keyCount 1 is
 # the same workload. Prints ops/s and p50 of both and the ratio. Not part of the test suite.
 #   usage: bash bench/cache-vs-redis-benchmark.sh [operations at c=1] [operations at c=16]
+#   REDIS_OPTIONS=",protocol=resp2" appends options to the runner's connection string (RESP2 against RESP3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n1=${1:-50000} n16=${2:-200000}
@@ -16,7 +17,7 @@ fi
 
 source bench/lib.sh
 redis-server --port $redis_port --bind 127.0.0.1 --save "" --appendonly no --daemonize no >"$work/redis.log" 2>&1 & pids+=($!)
-start_dashboard $web_port ConnectionStrings__bench="127.0.0.1:$redis_port"
+start_dashboard $web_port ConnectionStrings__bench="127.0.0.1:$redis_port${REDIS_OPTIONS:-}"
 redis-cli -p $redis_port ping >/dev/null
 
 run_redis_benchmark() { # concurrency n → "set_rps set_p50 get_rps get_p50"

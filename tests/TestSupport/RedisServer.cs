@@ -49,6 +49,14 @@ public sealed class RedisServer : IAsyncDisposable
     /// <summary>Stops the server (SIGSTOP): connections stay open and nothing answers, as with a hung host.</summary>
     public void Pause() => Process.Start("kill", ["-STOP", process.Id.ToString()])!.WaitForExit();
 
+    /// <summary>Stops the server as an administrator would (SIGTERM: it closes its connections and its port), and waits for it to exit.</summary>
+    public void Stop()
+    {
+        if (process.HasExited) return;
+        Process.Start("kill", ["-TERM", process.Id.ToString()])!.WaitForExit();
+        if (!process.WaitForExit(10_000)) throw new TimeoutException("redis-server did not stop within 10 s of SIGTERM.");
+    }
+
     /// <summary>Kills the server at once (SIGKILL, which also ends a paused one), as a crash would.</summary>
     public void Kill()
     {

@@ -46,6 +46,7 @@ public static class FieldDifferences
             fields["environment.dotnetVersion"] = environment.DotnetVersion;
             fields["environment.processorCount"] = environment.ProcessorCount.ToString();
             foreach (var (name, value) in environment.PlatformVariables) fields[$"environment.{name}"] = value;
+            foreach (var (name, value) in environment.Client ?? []) fields[$"environment.{name}"] = value;
         }
         return fields;
     }

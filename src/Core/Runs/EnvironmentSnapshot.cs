@@ -22,6 +22,13 @@ public sealed record EnvironmentSnapshot
     /// </summary>
     public long? ProcessUptimeMs { get; init; }
 
+    /// <summary>
+    /// What the benchmark's client settled with its server on connecting, recorded by the kind when the run ends:
+    /// a Redis cache run's <c>redisProtocol</c> (RESP2 or RESP3; <c>redisProtocol.A</c> for variant A), which
+    /// changes the bytes on the wire and so the figures. Null for kinds that record nothing, and for older runs.
+    /// </summary>
+    public SortedDictionary<string, string>? Client { get; init; }
+
     public static EnvironmentSnapshot Capture()
     {
         var vars = new SortedDictionary<string, string>(StringComparer.Ordinal);
@@ -64,14 +71,14 @@ public sealed record EnvironmentSnapshot
     static string Sanitize(string name, string value) =>
         name.Equals("WEBSITE_RUN_FROM_PACKAGE", StringComparison.OrdinalIgnoreCase) && value.Contains("://", StringComparison.Ordinal) ? "(url)" : value;
 
-    /// <summary>A field by the name the compare page and filters use: machineName, osDescription, dotnetVersion, processorCount, or a variable.</summary>
+    /// <summary>A field by the name the compare page and filters use: machineName, osDescription, dotnetVersion, processorCount, a variable, or a client setting.</summary>
     public string? Field(string name) => name switch
     {
         "machineName" => MachineName,
         "osDescription" => OsDescription,
         "dotnetVersion" => DotnetVersion,
         "processorCount" => ProcessorCount.ToString(),
-        _ => PlatformVariables.GetValueOrDefault(name),
+        _ => PlatformVariables.GetValueOrDefault(name) ?? Client?.GetValueOrDefault(name),
     };
 
     // App Service also sets WEBSITE_AUTH_ENCRYPTION_KEY and similar; a snapshot must never carry a secret.

@@ -9,7 +9,7 @@ public readonly record struct LivePoint(int Index, long LatencyNs, bool Error);
 /// <summary>
 /// What a run under way looks like, from the runner's own in-memory aggregates (never from the stored
 /// samples, so watching a run costs it nothing): written with each heartbeat (<see cref="Run.LiveJson"/>) and
-/// read by the run page and <c>/api/runs/{id}/live</c>. Percentiles are approximate (within ~3 %, see
+/// read by the run page and <c>/api/runs/{id}/live</c>. Percentiles are approximate (within 0.1 %, HdrHistogram's 3 significant digits: see
 /// <see cref="Statistics.LiveHistogram"/>); the exact figures come when the run ends.
 /// </summary>
 /// <param name="ElapsedNs">Since the run's first operation started.</param>

@@ -54,6 +54,29 @@ public sealed class RunQueries(BenchDbContext db, RunDigests digests)
     public Task<List<Sample>> SamplesAsync(long runId, CancellationToken ct) =>
         db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(ct);
 
+    /// <summary>
+    /// The latencies a run's statistics rank (measured operations with a response: warm-up and failures without
+    /// one left out), in the order the operations started on <paramref name="basis"/>, sorted by the database
+    /// and read one by one: what <see cref="LatencyIntervalLog"/> writes.
+    /// </summary>
+    public async IAsyncEnumerable<LatencyIntervalLog.Operation> StreamRankedLatencies(long runId, string? series, LatencyBasis basis,
+        [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken ct = default)
+    {
+        var measured = db.Samples.AsNoTracking().Where(s => s.RunId == runId && !s.IsWarmup);
+        if (series is not null) measured = measured.Where(s => s.Series == series);
+        var service = basis == LatencyBasis.Service;
+        var ordered = service ? measured.OrderBy(s => s.OffsetNs + (s.LagNs ?? 0)) : measured.OrderBy(s => s.OffsetNs);
+        await foreach (var s in ordered.Select(s => new { s.OffsetNs, s.LatencyNs, s.LagNs, s.Error }).AsAsyncEnumerable().WithCancellation(ct))
+        {
+            if (s.Error.IsTransportError()) continue;
+            var lag = service ? s.LagNs ?? 0 : 0; // service time: from when it was actually sent (see LatencyBases)
+            yield return new(s.OffsetNs + lag, s.LatencyNs - lag);
+        }
+    }
+
+    public Task<bool> HasSeriesAsync(long runId, string series, CancellationToken ct) =>
+        db.Samples.AnyAsync(s => s.RunId == runId && s.Series == series, ct);
+
     /// <summary>The samples one by one, for exports that must not hold a million of them at once.</summary>
     public IAsyncEnumerable<Sample> StreamSamples(long runId) =>
         db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).AsAsyncEnumerable();

@@ -40,6 +40,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
                 lanes.Add(lane);
                 context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
+                if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
             }
             await new CacheRun(p, lanes, context, Stopwatch.GetTimestamp()).ExecutePhasesAsync(ct);
         }
@@ -257,8 +258,8 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
 
     /// <summary>
     /// One worker's run of consecutive operations that got no answer. While the connection is down, every
-    /// operation fails in microseconds; backing off (10 ms, doubling to 250 ms) keeps that from flooding
-    /// the run with failures while the client reconnects. If the streak outlasts the limit, the run fails.
+    /// operation fails in microseconds (FailFast); backing off (10 ms, doubling to 250 ms) keeps that from
+    /// flooding the run with failures while the library reconnects. If the streak outlasts the limit, the run fails.
     /// </summary>
     sealed class FailureStreak
     {

@@ -9,6 +9,8 @@ public static class CacheErrorClassifier
     public static ErrorKind Classify(Exception ex) => ex switch
     {
         TimeoutException => ErrorKind.Timeout, // RedisTimeoutException, and our own per-operation timeout
+        // Unable to resolve a physical connection: no connection was up (FailFast), so the command was never sent;
+        // with the server gone that is what a refused connect is. A connection that broke under a command is a reset.
         RedisConnectionException c => c.FailureType is ConnectionFailureType.UnableToConnect or ConnectionFailureType.UnableToResolvePhysicalConnection
             ? ErrorKind.ConnectionRefused
             : ErrorKind.ConnectionReset,

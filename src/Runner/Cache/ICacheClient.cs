@@ -12,9 +12,6 @@ public interface ICacheClient : IAsyncDisposable
     /// <summary>Deletes the keys; returns how many existed.</summary>
     Task<long> DeleteAsync(string[] keys);
 
-    /// <summary>False while the connection to a server is down (always true in-process).</summary>
-    bool IsConnected { get; }
-
     /// <summary>Where the operations go, for the run page: no secrets.</summary>
     string Endpoint { get; }
 }

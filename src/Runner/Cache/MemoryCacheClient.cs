@@ -30,7 +30,6 @@ public sealed class MemoryCacheClient : ICacheClient
         return Task.FromResult(existed);
     }
 
-    public bool IsConnected => true;
     public string Endpoint => "in-process memory cache";
 
     public ValueTask DisposeAsync()

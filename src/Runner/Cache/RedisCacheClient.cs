@@ -6,6 +6,8 @@ namespace BenchDashboard.Runner.Cache;
 /// A Redis-protocol server through StackExchange.Redis: one multiplexed connection shared by all workers,
 /// as the library intends. The connection string may carry a password and TLS settings (Azure Cache for
 /// Redis: <c>host:6380,password=…,ssl=True</c>); it is never logged, and error messages are redacted.
+/// A lost connection is the library's to restore (it reconnects on its own heartbeat); meanwhile every
+/// operation fails at once (<see cref="BacklogPolicy.FailFast"/>) instead of waiting in its backlog.
 /// </summary>
 public sealed class RedisCacheClient : ICacheClient
 {
@@ -19,6 +21,22 @@ public sealed class RedisCacheClient : ICacheClient
         this.password = password;
         database = connection.GetDatabase();
         Endpoint = string.Join(", ", connection.GetEndPoints().Select(e => e.ToString()));
+    }
+
+    /// <summary>
+    /// The RESP version each server was spoken to with: "RESP3", or per endpoint when they differ. Read from the
+    /// connected servers, not the configuration: a server older than Redis 6 refuses HELLO and gets RESP2.
+    /// </summary>
+    public string Protocol
+    {
+        get
+        {
+            var spoken = connection.GetEndPoints().Select(e => (Endpoint: e, Protocol: connection.GetServer(e).Protocol)).ToList();
+            static string Name(RedisProtocol? p) => p switch { RedisProtocol.Resp2 => "RESP2", RedisProtocol.Resp3 => "RESP3", null => "unknown", _ => p.ToString()! };
+            return spoken.Select(s => s.Protocol).Distinct().Count() == 1
+                ? Name(spoken[0].Protocol)
+                : string.Join(", ", spoken.Select(s => $"{s.Endpoint}={Name(s.Protocol)}"));
+        }
     }
 
     /// <summary>Connects or throws <see cref="CacheUnavailableException"/> with a message safe to show.</summary>
@@ -38,6 +56,10 @@ public sealed class RedisCacheClient : ICacheClient
         options.AbortOnConnectFail = true;
         options.ConnectTimeout = (int)timeout.TotalMilliseconds;
         options.SyncTimeout = (int)timeout.TotalMilliseconds;
+        options.AsyncTimeout = (int)timeout.TotalMilliseconds; // every operation here is async; its default would follow SyncTimeout
+        // The default backlog holds commands while disconnected: a GET with the server down waited out the
+        // timeout and failed as a lost connection. Failing at once says what happened: nothing was there to ask.
+        options.BacklogPolicy = BacklogPolicy.FailFast;
         options.ClientName = "BenchDashboard";
         try
         {
@@ -69,7 +91,6 @@ public sealed class RedisCacheClient : ICacheClient
 
     public Task<long> DeleteAsync(string[] keys) => database.KeyDeleteAsync(keys.Select(k => (RedisKey)k).ToArray());
 
-    public bool IsConnected => connection.IsConnected;
     public string Endpoint { get; }
 
     /// <summary>Messages of this library name endpoints, not passwords; this makes sure of it.</summary>

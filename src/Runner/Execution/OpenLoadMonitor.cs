@@ -16,7 +16,7 @@ public sealed class OpenLoadMonitor
 {
     readonly Lock gate = new();
     // Bounded (a run of millions of operations must not grow the runner's memory): the note's lag figures are
-    // within 1/32; the run's exact lag ladder comes from its samples.
+    // within 1/1024 (HdrHistogram, 3 digits); the run's exact lag ladder comes from its samples.
     readonly LiveHistogram pacerLagNs = new();
     readonly Dictionary<int, (int Due, int Dispatched, int Held)> seconds = [];
     long start;

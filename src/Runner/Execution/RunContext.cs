@@ -26,6 +26,20 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     /// <summary>Error messages and notes for the reader; saved with the run when it has any.</summary>
     public RunNotes Notes { get; } = new();
 
+    readonly SortedDictionary<string, string> client = new(StringComparer.Ordinal);
+
+    /// <summary>Something the kind's client settled with its server (a protocol version): saved in the run's environment.</summary>
+    public void RecordClient(string name, string value)
+    {
+        lock (client) client[name] = value;
+    }
+
+    /// <summary>What <see cref="RecordClient"/> was given, or null when nothing.</summary>
+    public SortedDictionary<string, string>? Client()
+    {
+        lock (client) return client.Count == 0 ? null : new(client, StringComparer.Ordinal);
+    }
+
     /// <summary>The run's live figures, snapshotted with each heartbeat for viewers.</summary>
     public LiveRunStats Live { get; } = new();
 

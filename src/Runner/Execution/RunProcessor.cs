@@ -43,7 +43,8 @@ public sealed class RunProcessor(
     {
         var o = options.Value;
         reserve.Ensure(); // made again if a full disk took it, now that there is room to start a run
-        var environmentJson = Json.Serialize(EnvironmentSnapshot.Capture());
+        var environment = EnvironmentSnapshot.Capture();
+        var environmentJson = Json.Serialize(environment);
         if (executor is null)
         {
             await FinishAsync(new Outcome(run.Id, RunStatus.Failed, 0, environmentJson, null, null, $"No executor for kind {run.Kind}."), stopping);
@@ -146,6 +147,8 @@ public sealed class RunProcessor(
             logger.LogError("Run {RunId}: {Error}", run.Id, error);
         }
 
+        // What the client settled on connecting is known only once the executor has run.
+        if (context.Client() is { } client) environmentJson = Json.Serialize(environment with { Client = client });
         await FinishAsync(new Outcome(run.Id, status, measured, environmentJson, context.CachingEvidence, context.Notes, error), stopping);
         logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, measured);
         await SummarizeAsync(run.Id);

@@ -105,7 +105,7 @@ public sealed record RunDto(
 public sealed record LiveSecondDto(int Second, int Count, int Errors, double? P50Ms, double? P95Ms, double? P99Ms);
 
 /// <summary>
-/// A run under way, from its runner's in-memory figures (approximate percentiles, within ~3 %): elapsed time,
+/// A run under way, from its runner's in-memory figures (approximate percentiles, within 0.1 %): elapsed time,
 /// measured operations and errors, the latest seconds (<c>seconds</c>: by completion, at most 120) and every
 /// k-th sample for a live chart (<c>points</c>: index, latency ms, error). Null before the first heartbeat.
 /// </summary>

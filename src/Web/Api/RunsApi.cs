@@ -31,6 +31,8 @@ public static class RunsApi
         group.MapGet("/{id:long}/analysis", AnalysisAsync);
         // Polled every second by each viewer of a running run: one answer a second serves them all.
         group.MapGet("/{id:long}/live", LiveAsync).CacheOutput(ViewerCache.Policy);
+        group.MapGet("/{id:long}/histogram.hlog", HistogramLogApi.GetAsync)
+            .Produces(StatusCodes.Status200OK, contentType: "text/plain").ProducesProblem(StatusCodes.Status409Conflict).ProducesValidationProblem();
         return group;
     }
 

@@ -159,5 +159,6 @@ public class RunsApiTests
 
         Assert.Contains("/api/runs/{id}/cancel", document);
         Assert.Contains("/api/runs/{id}/samples", document);
+        Assert.Contains("/api/runs/{id}/histogram.hlog", document);
     }
 }
