@@ -72,6 +72,9 @@ public static class TrustedHosts
     /// </summary>
     public static IApplicationBuilder UseTrustedProxies(this IApplicationBuilder app)
     {
+        // ASPNETCORE_FORWARDEDHEADERS_ENABLED (App Service for Linux sets it) makes the framework add the same
+        // middleware, with these options, in front of everything: a second pass would believe one hop more.
+        if (string.Equals(app.ApplicationServices.GetRequiredService<IConfiguration>()["FORWARDEDHEADERS_ENABLED"], "true", StringComparison.OrdinalIgnoreCase)) return app;
         var options = app.ApplicationServices.GetRequiredService<Microsoft.Extensions.Options.IOptions<ForwardedHeadersOptions>>().Value;
         return options.KnownProxies.Count > 0 || options.KnownIPNetworks.Count > 0 ? app.UseForwardedHeaders() : app;
     }

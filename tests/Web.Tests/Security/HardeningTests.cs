@@ -146,6 +146,31 @@ public sealed partial class HardeningTests
         Assert.Equal("linked", await ConnectAsync("10.1.2.3"));    // the configured proxy says it was HTTPS
     }
 
+    [Theory]
+    [InlineData("true")]  // as App Service for Linux runs it: the framework adds the middleware itself
+    [InlineData("false")]
+    public async Task BehindAppServicesFrontEndTheClientIsTheHopItReportsNotOneTheClientWrote(string frameworkForwarding)
+    {
+        await using var app = new DashboardFactory(new()
+        {
+            ["environment"] = "Production", ["Runner:Embedded"] = "false", ["Agents:Keys:alpha"] = "alpha-key",
+            ["Proxies:AppServiceFrontEnd"] = "true", ["FORWARDEDHEADERS_ENABLED"] = frameworkForwarding,
+        });
+        var client = app.CreateClient();
+        var ws = app.Server.CreateWebSocketClient();
+        ws.ConfigureRequest = request =>
+        {
+            request.HttpContext.Connection.RemoteIpAddress = IPAddress.Parse("10.0.0.5"); // the front end
+            request.Headers[Core.Agents.AgentProtocol.NameHeader] = "alpha";
+            request.Headers.Authorization = "Bearer alpha-key";
+            request.Headers["X-Forwarded-Proto"] = "https";
+            request.Headers["X-Forwarded-For"] = "6.6.6.6, 198.51.100.7"; // the client wrote the first, the front end added its peer
+        };
+        using var socket = await ws.ConnectAsync(new Uri("ws://localhost" + Core.Agents.AgentProtocol.Path), CancellationToken.None);
+        var agents = await client.GetFromJsonAsync<JsonElement>("/api/agents");
+        Assert.Equal("198.51.100.7", agents.EnumerateArray().Single(a => a.GetProperty("name").GetString() == "alpha").GetProperty("remote").GetString());
+    }
+
     [Fact]
     public async Task EveryPageAndAnswerCarriesTheSecurityHeadersAndNoPageHasInlineScriptOrStyle()
     {
