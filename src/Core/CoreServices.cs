@@ -49,7 +49,7 @@ public static class CoreServices
         services.AddDataProtection().SetApplicationName("BenchDashboard");
         services.AddSingleton<ParameterDisplay>();
         services.AddSingleton<NamedConnections>();
-        services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section);
+        services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<FileSystemRoots>();
         // The kinds of benchmark, in the order the pages offer them: one line per kind.
         services.AddBenchmarkKind<HttpKind>();

@@ -3,11 +3,13 @@ using System.Text.Json.Serialization;
 
 namespace BenchDashboard.Core;
 
-/// <summary>The JSON settings for everything stored as JSON (parameters, environment): camelCase, enums by name.</summary>
+/// <summary>The JSON settings for everything stored as JSON (parameters, environment): camelCase, enums by name, numbers strictly.</summary>
 public static class Json
 {
     public static readonly JsonSerializerOptions Options = new(JsonSerializerDefaults.Web)
     {
+        // Numbers are numbers: "requests":"5" and "rate":"NaN" are refused, not read from the text (the web default).
+        NumberHandling = JsonNumberHandling.Strict,
         Converters = { new JsonStringEnumConverter(JsonNamingPolicy.CamelCase) },
     };
 

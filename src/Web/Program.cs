@@ -46,6 +46,10 @@ var app = builder.Build();
 // migration left behind is removed with a warning in the log).
 await app.Services.MigrateDatabaseAsync();
 
+// The same protective headers (content policy, no framing) on every response, errors included.
+app.UseMiddleware<SecurityHeaders>();
+// X-Forwarded-For/-Proto only from the proxies in Proxies:* (App Service's front end there): no client speaks for itself.
+app.UseTrustedProxies();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseStaticFiles();

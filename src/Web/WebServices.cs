@@ -10,6 +10,10 @@ public static class WebServices
     public static IServiceCollection AddWebServices(this IServiceCollection services)
     {
         services.AddRazorPages();
+        // Host names answered (AllowedHosts; loopback names only in Development on loopback) and trusted proxies (Proxies:*).
+        services.AddTrustedHostsAndProxies();
+        // SecurityHeaders sends X-Frame-Options: DENY on every response, not only where a token is issued.
+        services.AddAntiforgery(o => o.SuppressXFrameOptionsHeader = true);
         // Each kind's form and partials, matched to the registered kinds (a missing one stops the start).
         services.AddSingleton<Pages.Kinds.KindForms>();
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();

@@ -27,6 +27,21 @@ public sealed class FrameLink(WebSocket socket)
         }
     }
 
+    /// <summary>Starts the close handshake after any send under way (a WebSocket takes one send at a time).</summary>
+    public async Task CloseOutputAsync(string reason, CancellationToken ct)
+    {
+        await sending.WaitAsync(ct);
+        try
+        {
+            if (socket.State == WebSocketState.Open)
+                await socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, reason.Length > 100 ? reason[..100] : reason, ct);
+        }
+        finally
+        {
+            sending.Release();
+        }
+    }
+
     /// <summary>A sample frame (<see cref="SampleFrames"/>), as a binary message.</summary>
     public async Task SendSamplesAsync(byte[] frame, CancellationToken ct)
     {

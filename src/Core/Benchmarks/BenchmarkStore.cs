@@ -23,7 +23,8 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
         Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
-        return await SaveAsync(id, name, kind.Name, Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, ct);
+        // Serialized only once valid (an invalid value such as NaN may not be serializable); with errors nothing is stored.
+        return await SaveAsync(id, name, kind.Name, errors.Count > 0 ? "" : Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, ct);
     }
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(

@@ -35,6 +35,9 @@ public interface ILoadParameters
     /// <summary>Connections or workers; in the open model, the most operations in flight.</summary>
     int Concurrency { get; }
 
+    /// <summary>Requests sent before measurement (stored as samples too, so they count against the sample budget).</summary>
+    int WarmupRequests => 0;
+
     /// <summary>Operations per unit of <see cref="Requests"/>: a Table run counts requests per variant, and sends one of each.</summary>
     int OperationsPerRequest => 1;
 }

@@ -10,13 +10,21 @@ public static class LoadModelValidator
     public static bool LastsAsItsStages(ILoadParameters p) => p.Model == LoadModel.Open && p.Stages is { Count: > 0 };
 
     /// <summary>
-    /// What a reader should know before a run starts that is not an error: a closed run with a duration cannot
-    /// know how many samples it will make, and stops at the sample budget if it gets there first.
+    /// What a reader should know before a run starts that is not an error: a closed run that may pass the sample
+    /// budget (a duration cannot know how many samples it will make; a count with its warm-up can be larger than
+    /// the budget) stops at the budget if it gets there first.
     /// </summary>
-    public static IReadOnlyList<string> Notices(object parameters, RunLimits limits) =>
-        parameters is ILoadParameters { Model: LoadModel.Closed, DurationSeconds: { } seconds }
-            ? [$"This run lasts {seconds:N0} s unless it reaches {limits.MaxSamplesPerRun:N0} samples first (RunLimits:MaxSamplesPerRun): then it stops there, completed, and says so."]
+    /// <param name="planned">The kind's planned load (<see cref="IBenchmarkKind.Planned"/>), phases included.</param>
+    public static IReadOnlyList<string> Notices(object parameters, PlannedLoad? planned, RunLimits limits)
+    {
+        if (parameters is not ILoadParameters { Model: LoadModel.Closed } p) return [];
+        if (p.DurationSeconds is { } seconds)
+            return [$"This run lasts {seconds:N0} s unless it reaches {limits.MaxSamplesPerRun:N0} samples first (RunLimits:MaxSamplesPerRun): then it stops there, completed, and says so."];
+        var samples = (planned?.Operations ?? 0) + (long)p.WarmupRequests * p.OperationsPerRequest;
+        return samples > limits.MaxSamplesPerRun
+            ? [$"This run asks for about {samples:N0} samples, warm-up included; a run stores at most {limits.MaxSamplesPerRun:N0} (RunLimits:MaxSamplesPerRun): it stops there, completed, and says so."]
             : [];
+    }
 
     /// <param name="repeats">How many times the profile runs (once per cache phase, say), for the run limits.</param>
     public static void Validate(ILoadParameters p, RunLimits limits, int repeats, Action<string, string> add)

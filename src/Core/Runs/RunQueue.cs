@@ -26,8 +26,10 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
         AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+        // Serialized only once valid: a value the validator refuses (NaN, say) may not be serializable at all.
+        if (errors.Count > 0) return new EnqueueResult(null, errors);
         var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents);
-        return result with { Notices = LoadModelValidator.Notices(parameters, limits.Value) };
+        return result with { Notices = LoadModelValidator.Notices(parameters, kind.Planned(parameters), limits.Value) };
     }
 
     /// <summary>
@@ -44,6 +46,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
             foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
                 errors.TryAdd(field, messages);
             AgentsField.Validate(errors, kind, parameters[i], agents, limits.Value);
+            if (errors.Count > 0) continue; // nothing is queued; an invalid value may not be serializable
             runs.Add(new Run
             {
                 Agents = agents,

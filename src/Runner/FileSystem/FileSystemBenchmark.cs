@@ -35,7 +35,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             try
             {
                 Directory.CreateDirectory(tree);
-                index = await MeasureAsync(p, location.Label, tree, context, runStart, index, ct);
+                index = await MeasureAsync(p, location.Label, tree, context, runStart, index, () => GuardSpace(tree, location.Label), ct);
             }
             finally
             {
@@ -44,7 +44,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
         }
     }
 
-    static async Task<int> MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, long runStart, int index, CancellationToken ct)
+    static async Task<int> MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, long runStart, int index, Action guardSpace, CancellationToken ct)
     {
         var content = RandomNumberGenerator.GetBytes(p.FileBytes);
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
@@ -73,13 +73,18 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             return sample;
         }
 
+        var created = 0;
         foreach (var file in files)
+        {
+            // Checked every 256 files (a statvfs call): the margin is far larger than what 256 files can hold.
+            if (created++ % 256 == 0) guardSpace();
             Measure(FileSystemPhases.Create, () =>
             {
                 Directory.CreateDirectory(Path.GetDirectoryName(file)!); // a no-op once the folder exists
                 File.WriteAllBytes(file, content);
                 return content.Length;
             });
+        }
         foreach (var file in files)
             Measure(FileSystemPhases.Read, () =>
             {
@@ -110,12 +115,15 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             await using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
             {
                 for (var i = 0; i < p.LargeFileMiB; i++)
+                {
+                    if (i % 64 == 0) guardSpace();
                     Measure(FileSystemPhases.LargeWrite, () =>
                     {
                         output.Write(block);
                         if (i == p.LargeFileMiB - 1) output.Flush(flushToDisk: true); // the last block pays for reaching the disk
                         return block.Length;
                     });
+                }
             }
             await using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
             {
@@ -130,6 +138,13 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             }
         }
         return index;
+    }
+
+    /// <summary>Stops the run (failed, saying why) before it takes the disk below <see cref="FileSystemRoots.KeepFreeBytes"/>; its folder is removed as after any failure.</summary>
+    void GuardSpace(string tree, string label)
+    {
+        if (roots.SpareBytes(tree) is { } spare && spare < 0)
+            throw new InvalidOperationException($"{label}: stopped before the disk filled up: less than {roots.KeepFreeBytes / 1048576:N0} MiB was left free (FileSystem:KeepFreeMiB).");
     }
 
     /// <summary>f{i} in d{a}/d{b}: folders of <paramref name="perFolder"/> files, nested two levels like an unpacked archive.</summary>

@@ -6,7 +6,7 @@ namespace BenchDashboard.Web.Agents;
 /// <summary>
 /// <see cref="AgentProtocol.Path"/>: where agents dial in. A WebSocket upgrade with a known name and its key
 /// (else 401), over TLS outside Development (else 403, so a key never crosses a network in clear; behind App
-/// Service the front end's <c>X-Forwarded-Proto: https</c> counts, and <c>Agents:AllowInsecure=true</c> allows
+/// Service the front end's <c>X-Forwarded-Proto: https</c> counts, as a configured proxy's would (Proxies:*), and <c>Agents:AllowInsecure=true</c> allows
 /// plain ws:// on a trusted network). The link then lives while frames come at least every lease: any frame
 /// renews it, pings are answered with the dashboard's clock, and the dashboard sends its own heartbeat.
 /// </summary>
@@ -26,7 +26,8 @@ public static class AgentEndpoint
             await Results.Problem(statusCode: 400, title: "A WebSocket upgrade is expected", detail: $"Agents link with a WebSocket to {AgentProtocol.Path}.").ExecuteAsync(context);
             return;
         }
-        var secure = context.Request.IsHttps || string.Equals(context.Request.Headers["X-Forwarded-Proto"], "https", StringComparison.OrdinalIgnoreCase);
+        // The scheme as a trusted proxy reported it (Proxies:*, App Service's front end), never as the client claims.
+        var secure = context.Request.IsHttps;
         if (!secure && !environment.IsDevelopment() && !options.Value.AllowInsecure)
         {
             await Results.Problem(statusCode: 403, title: "wss:// is required", detail: "Agents link over TLS (wss://) outside Development, so their keys never cross a network in clear; set Agents:AllowInsecure=true only on a trusted network.").ExecuteAsync(context);
@@ -133,12 +134,14 @@ public static class AgentEndpoint
         }
     }
 
+    /// <summary>The bye frame, then the close handshake: the socket is aborted only after both went out, so the frame is not lost with it.</summary>
     static async Task TrySayAsync(FrameLink link, string reason)
     {
         try
         {
             using var brief = new CancellationTokenSource(TimeSpan.FromSeconds(1));
             await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Bye, Reason = reason }, brief.Token);
+            await link.CloseOutputAsync(reason, brief.Token);
         }
         catch (Exception)
         {

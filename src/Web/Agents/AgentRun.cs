@@ -308,6 +308,12 @@ public sealed class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> se
                     shard.Frames = frame.Frames ?? 0;
                     shard.Status = frame.Failed == true ? ShardStatus.Failed : shard.StopAsked || frame.Reason is not null ? ShardStatus.Stopped : ShardStatus.Done;
                     shard.Reason = frame.Reason;
+                    // Every shard is given some of the load: one that finished on its own having measured nothing failed.
+                    if (shard.Status == ShardStatus.Done && shard.AgentSamples == 0)
+                    {
+                        shard.Status = ShardStatus.Failed;
+                        shard.Reason = "it said done having measured no samples, though its shard asked for some";
+                    }
                     if (frame.NotesJson is { } notes && TryParse<RunNotes>(notes) is { } parsed) context?.Notes.AddFrom(parsed, $"Agent {agent.Name}");
                     break;
             }

@@ -45,7 +45,11 @@ public static class AccessRules
     public static string? BearerToken(HttpRequest request) =>
         request.Headers.Authorization.ToString() is var a && a.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase) ? a[7..].Trim() : null;
 
-    /// <summary>A request that came through a proxy says so; behind one, "loopback only" means nothing.</summary>
+    /// <summary>
+    /// A request that came through a proxy says so; behind one, "loopback only" means nothing. A trusted proxy's
+    /// X-Forwarded-For is consumed by the forwarded-headers middleware, which leaves X-Original-For in its place.
+    /// </summary>
     public static bool CameThroughProxy(IHeaderDictionary headers) =>
-        headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host");
+        headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host")
+        || headers.ContainsKey("X-Original-For") || headers.ContainsKey("X-Original-Proto");
 }

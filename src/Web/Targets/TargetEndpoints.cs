@@ -1,3 +1,4 @@
+using Microsoft.AspNetCore.Http.HttpResults;
 using System.Diagnostics;
 using Microsoft.Net.Http.Headers;
 
@@ -34,10 +35,13 @@ public static class TargetEndpoints
             await WriteBodyAsync(http, size);
         });
 
-        group.MapGet("/status", (HttpContext http, int code = 500) =>
+        // A final answer's status: 1xx (101 too) are interim responses, which would leave a client waiting for the real one.
+        group.MapGet("/status", Results<EmptyHttpResult, ValidationProblem> (HttpContext http, int code = 500) =>
         {
-            http.Response.StatusCode = Math.Clamp(code, 100, 599);
-            return Task.CompletedTask;
+            if (code is < 200 or > 599)
+                return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["code"] = ["A final status code from 200 to 599 (1xx are interim responses)."] });
+            http.Response.StatusCode = code;
+            return TypedResults.Empty;
         });
 
         // Like seed 002's fixed CGI behind mod_cache: the first request since the process started is slow

@@ -20,10 +20,14 @@ public class LoadModelValidatorTests
 
         Assert.Equal("That schedule has 60,000 operations; a run stores at most 50,000 samples (RunLimits:MaxSamplesPerRun).", errors["durationSeconds"].Single());
         Assert.Empty(HttpParametersValidator.Validate(Open with { Rate = 500, DurationSeconds = 60 }, limits));
-        Assert.Empty(LoadModelValidator.Notices(Open, limits)); // an open run knows its count
+        Assert.Empty(LoadModelValidator.Notices(Open, PlannedLoad.Of(Open), limits)); // an open run knows its count
         var closed = Open with { Model = LoadModel.Closed, Rate = null, DurationSeconds = 60 };
-        Assert.StartsWith("This run lasts 60 s unless it reaches 50,000 samples first", LoadModelValidator.Notices(closed, limits).Single());
-        Assert.Empty(LoadModelValidator.Notices(closed with { DurationSeconds = null, Requests = 10 }, limits));
+        Assert.StartsWith("This run lasts 60 s unless it reaches 50,000 samples first", LoadModelValidator.Notices(closed, PlannedLoad.Of(closed), limits).Single());
+        var counted = closed with { DurationSeconds = null, Requests = 10 };
+        Assert.Empty(LoadModelValidator.Notices(counted, PlannedLoad.Of(counted), limits));
+        // A count within the budget whose warm-up takes it past: told, as a duration run is.
+        var warmed = closed with { DurationSeconds = null, Requests = 50_000, WarmupRequests = 100 };
+        Assert.StartsWith("This run asks for about 50,100 samples, warm-up included; a run stores at most 50,000", LoadModelValidator.Notices(warmed, PlannedLoad.Of(warmed), limits).Single());
     }
 
     [Fact]

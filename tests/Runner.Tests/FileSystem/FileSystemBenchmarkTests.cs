@@ -45,4 +45,23 @@ public class FileSystemBenchmarkTests
         Assert.Contains("temp: removed the run's folder.", notes);
         Assert.Contains("dir2: removed the run's folder.", notes);
     }
+
+    [Fact]
+    public async Task ARunIsStoppedBeforeItTakesTheDiskBelowItsMarginAndItsFolderIsRemoved()
+    {
+        using var dir = new TempDirectory();
+        var root = dir.File("root");
+        // A margin no disk has: the first check, before the first file, stops the run.
+        var roots = new FileSystemRoots(new() { [FileSystemOptions.TempRoot] = root }, [], keepFreeBytes: long.MaxValue / 2);
+        var run = new Run { Id = 7, Kind = FileSystemKind.KindName, ParametersJson = Json.Serialize(new FileSystemParameters { Directories = ["temp"], FileCount = 10 }) };
+        var recorded = 0;
+        var context = new BenchDashboard.Runner.Execution.RunContext(run, _ => { recorded++; return true; });
+
+        var stopped = await Assert.ThrowsAsync<InvalidOperationException>(() => new BenchDashboard.Runner.FileSystem.FileSystemBenchmark(roots).ExecuteAsync(context, CancellationToken.None));
+
+        Assert.StartsWith("temp: stopped before the disk filled up", stopped.Message);
+        Assert.Equal(0, recorded);
+        Assert.Empty(Directory.EnumerateFileSystemEntries(root)); // the run's folder is gone
+        Assert.Contains("temp: removed the run's folder.", context.Notes.Notes);
+    }
 }

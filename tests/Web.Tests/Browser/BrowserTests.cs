@@ -188,4 +188,54 @@ public sealed class BrowserTests(PublishedOutput published)
         await Browser.ScreenshotAsync(page, "compare");
         Assert.Empty(browser.Errors);
     }
+
+    [Fact]
+    public async Task NoPageCanBeFramedByAnotherSiteAndEveryPageWorksUnderTheContentPolicy()
+    {
+        await using var dashboard = await StartAsync();
+        await using var browser = await Browser.StartAsync();
+        var run = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=1", requests = 200, concurrency = 2 });
+        await dashboard.UntilEndedAsync(run);
+
+        // Every page under the policy: a refused script, style or connection would be a console error.
+        foreach (var path in new[] { "/", "/benchmarks", "/benchmarks/edit?kind=cache", "/runs/new", "/runs/new?kind=cache", "/runs/new?kind=fileSystem",
+            "/runs/new?kind=table", $"/runs/{run}", $"/compare?items={run},{run}", "/agents", "/login", "/api-docs/index.html" })
+        {
+            var view = await browser.OpenAsync(dashboard.Url + path);
+            await view.WaitForLoadStateAsync(LoadState.NetworkIdle);
+            await view.CloseAsync();
+        }
+        var details = await browser.OpenAsync($"{dashboard.Url}/runs/{run}");
+        await details.WaitForLoadStateAsync(LoadState.NetworkIdle);
+        Assert.All(await Browser.DrawnPixelsAsync(details), canvas => Assert.True(canvas.Value > 500, $"canvas #{canvas.Key} drew {canvas.Value} pixels"));
+        // The variant button's script is a file now: it still shows the next row.
+        var form = await browser.OpenAsync($"{dashboard.Url}/runs/new?kind=http");
+        var hidden = await form.Locator("#http-variants .variant-row[hidden]").CountAsync();
+        await form.ClickAsync("#add-variant");
+        Assert.Equal(hidden - 1, await form.Locator("#http-variants .variant-row[hidden]").CountAsync());
+        Assert.Empty(browser.Errors);
+
+        // Another site frames the run page (its Delete and Run again buttons) beside a page that allows framing:
+        // chromium shows the second and refuses the first.
+        var framer = await browser.OpenAsync("about:blank");
+        await framer.SetContentAsync($"""
+            <iframe name="victim" src="{dashboard.Url}/runs/{run}" width="800" height="400"></iframe>
+            <iframe name="control" src="data:text/html,<button id=delete-run>framed</button>" width="200" height="100"></iframe>
+            """);
+        async Task<bool> ShowsDeleteButtonAsync(string name)
+        {
+            var frame = framer.Frames.Single(f => f.Name == name);
+            try
+            {
+                return await frame.EvaluateAsync<bool>("() => document.querySelector('#delete-run') !== null");
+            }
+            catch (PlaywrightException)
+            {
+                return false; // an error page chromium put in its place
+            }
+        }
+        Assert.True(await ShowsDeleteButtonAsync("control"), "the control frame is not readable: the check below would prove nothing");
+        Assert.False(await ShowsDeleteButtonAsync("victim"), $"the framed run page was shown ({framer.Frames.Single(f => f.Name == "victim").Url})");
+        await Browser.ScreenshotAsync(framer, "framing-refused");
+    }
 }

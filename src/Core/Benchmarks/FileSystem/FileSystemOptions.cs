@@ -8,6 +8,14 @@ public sealed class FileSystemOptions
 {
     public const string Section = "FileSystem";
 
+    public const string TempRoot = "temp";
+
+    /// <summary>
+    /// Free space (MiB) a file-system run must leave on a disk: a run that would need more is refused before it
+    /// is queued, and a running one is stopped (failed, saying so) when the disk gets this low.
+    /// </summary>
+    [System.ComponentModel.DataAnnotations.Range(0, int.MaxValue)] public int KeepFreeMiB { get; set; } = 512;
+
     /// <summary>Extra allowed roots (absolute paths), besides the named ones below.</summary>
     public List<string> AllowedRoots { get; set; } = [];
 
@@ -20,7 +28,7 @@ public sealed class FileSystemOptions
     {
         var roots = new Dictionary<string, string>(StringComparer.Ordinal)
         {
-            ["temp"] = Path.GetFullPath(Path.Combine(Path.GetTempPath(), "benchdashboard-fs")),
+            [TempRoot] = Path.GetFullPath(Path.Combine(Path.GetTempPath(), "benchdashboard-fs")),
             ["content"] = Path.GetFullPath(Path.Combine(contentRoot, "fs-bench")),
         };
         if (!string.IsNullOrEmpty(environment("WEBSITE_INSTANCE_ID")) && environment("HOME") is { Length: > 0 } home)

@@ -20,8 +20,13 @@ public static class FileSystemParametersValidator
         var directories = p.Directories ?? []; // JSON can say null
         if (directories.Count is 0 or > MaxDirectories) Add("directories", $"Choose 1 to {MaxDirectories} directories.");
         if (directories.Distinct().Count() != directories.Count) Add("directories", "Each directory can appear once.");
+        var locations = new List<FileSystemLocation>();
         for (var i = 0; i < directories.Count; i++)
-            if (roots.Resolve(directories[i] ?? "", i).Error is { } error) Add("directories", error);
+        {
+            var (location, error) = roots.Resolve(directories[i] ?? "", i);
+            if (error is not null) Add("directories", error);
+            else locations.Add(location!);
+        }
 
         if (p.FileCount < 1 || p.FileCount > MaxFiles) Add("fileCount", $"File count must be between 1 and {MaxFiles:N0}.");
         if (p.FileBytes < 0 || p.FileBytes > MaxFileBytes) Add("fileBytes", $"File size must be between 0 and {MaxFileBytes:N0} bytes.");
@@ -33,6 +38,22 @@ public static class FileSystemParametersValidator
         if (operations > limits.MaxRequests)
             Add("fileCount", $"That is about {operations:N0} operations in all; at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
 
+        if (errors.Count == 0)
+            foreach (var location in locations)
+                if (roots.SpareBytes(location.Path) is { } spare && BytesWritten(p) > spare)
+                    Add("fileCount", $"{location.Label} needs about {BytesWritten(p) / 1048576.0:N0} MiB but its disk has {Math.Max(0, spare) / 1048576.0:N0} MiB to spare (FileSystem:KeepFreeMiB is left free).");
+
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
+    }
+
+    /// <summary>
+    /// The most one location holds at once: every file (each takes at least a 4 KiB block), then the large file.
+    /// Locations are measured one after another, each cleaned up before the next.
+    /// </summary>
+    public static long BytesWritten(FileSystemParameters p)
+    {
+        const long BlockBytes = 4096;
+        var perFile = Math.Max(BlockBytes, (p.FileBytes + BlockBytes - 1) / BlockBytes * BlockBytes);
+        return (long)p.FileCount * perFile + p.LargeFileMiB * 1024L * 1024;
     }
 }
