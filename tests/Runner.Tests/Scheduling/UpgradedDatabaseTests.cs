@@ -30,10 +30,15 @@ public sealed class UpgradedDatabaseTests
         var run = await host.UntilFinalAsync(runId, seconds: 60);
         await host.Host.StopAsync();
 
-        Assert.Equal(Ef6Database.Runs + 1, runId);
+        // The file's two scheduled benchmarks have missed slots since it was written, so the scheduler may queue
+        // a catch-up run of each beside this one: count the old runs' rows and this run's, not the table's.
+        const long old = Ef6Database.Runs;
+        Assert.True(runId > old);
         Assert.Equal((RunStatus.Completed, 50), (run.Status, run.CompletedRequests));
-        Assert.Equal(Ef6Database.Samples + 50, await host.WithDbAsync(db => db.Samples.CountAsync()));
-        Assert.Equal(Ef6Database.Digests + 1, await host.WithDbAsync(db => db.Digests.CountAsync()));
-        Assert.Equal(Ef6Database.Runs + 1, await host.WithDbAsync(db => db.Runs.CountAsync()));
+        Assert.Equal(Ef6Database.Samples, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId <= old)));
+        Assert.Equal(50, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Equal(Ef6Database.Digests, await host.WithDbAsync(db => db.Digests.CountAsync(d => d.RunId <= old)));
+        Assert.Equal(1, await host.WithDbAsync(db => db.Digests.CountAsync(d => d.RunId == runId)));
+        Assert.Equal(Ef6Database.Runs, await host.WithDbAsync(db => db.Runs.CountAsync(r => r.Id <= old)));
     }
 }
