@@ -44,7 +44,7 @@ public static class DatabaseMigrator
             {
                 return new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
             }
-            catch (IOException) when (!ct.IsCancellationRequested)
+            catch (IOException e) when (HeldByAnotherProcess(e) && !ct.IsCancellationRequested)
             {
                 if (!waitingSaid) logger.LogInformation("Another process is applying migrations to {Database}; waiting for it to finish", path);
                 waitingSaid = true;
@@ -52,6 +52,13 @@ public static class DatabaseMigrator
             }
         }
     }
+
+    /// <summary>
+    /// The lock is taken (EWOULDBLOCK from flock on Unix, a sharing or lock violation on Windows). Any other I/O
+    /// error (a full or read-only disk, a missing folder) is not worth waiting for: it ends the start with its reason.
+    /// </summary>
+    static bool HeldByAnotherProcess(IOException e) =>
+        e.HResult is 11 or unchecked((int)0x80070020) or unchecked((int)0x80070021);
 
     static async Task RemoveStaleLockAsync(BenchDbContext db, string path, ILogger logger, CancellationToken ct)
     {
