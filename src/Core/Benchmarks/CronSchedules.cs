@@ -28,15 +28,34 @@ public static class CronSchedules
             error = $"Enter 5 fields (minute hour day month weekday) or 6 with seconds first, e.g. */15 * * * *; this has {fields}.";
             return null;
         }
+        CronExpression cron;
         try
         {
-            return CronExpression.Parse(expression, format.Value);
+            cron = CronExpression.Parse(expression, format.Value);
         }
         catch (CronFormatException ex)
         {
             error = ex.Message;
             return null;
         }
+        if (format == CronFormat.IncludeSeconds && FiresTwiceInAMinute(cron))
+        {
+            error = "Runs are scheduled at most once a minute: give the seconds field one value (e.g. 30 0 2 * * * for 02:00:30).";
+            return null;
+        }
+        return cron;
+    }
+
+    /// <summary>
+    /// Whether the seconds field holds more than one value. From the start of a minute, the first slot is the
+    /// first matching minute at its smallest second, so the next slot falls in that same minute exactly when the
+    /// field has another value; read in UTC, where no clock change moves a slot.
+    /// </summary>
+    static bool FiresTwiceInAMinute(CronExpression cron)
+    {
+        var minuteStart = new DateTime(2026, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+        if (cron.GetNextOccurrence(minuteStart, inclusive: true) is not { } first) return false;
+        return cron.GetNextOccurrence(first) is { } next && next - first < TimeSpan.FromMinutes(1);
     }
 
     /// <summary>The zone for an IANA name ("Europe/Berlin", "UTC"), or null: a Windows name is refused, as it would not travel.</summary>

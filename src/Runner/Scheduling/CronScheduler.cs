@@ -15,6 +15,9 @@ namespace BenchDashboard.Runner.Scheduling;
 /// </summary>
 public sealed class CronScheduler(IServiceScopeFactory scopes, TimeProvider time, ILogger<CronScheduler> logger)
 {
+    /// <summary>Benchmarks whose schedule this machine cannot read, said once each rather than every check.</summary>
+    readonly HashSet<(long Id, string Cron, string Zone)> unreadable = [];
+
     public async Task<int> EnqueueDueAsync(CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
@@ -26,6 +29,12 @@ public sealed class CronScheduler(IServiceScopeFactory scopes, TimeProvider time
         var scheduled = await db.Benchmarks.AsNoTracking().Where(b => b.Enabled && b.CronSchedule != null).ToListAsync(ct);
         foreach (var benchmark in scheduled)
         {
+            if (Unreadable(benchmark) is { } reason)
+            {
+                if (unreadable.Add((benchmark.Id, benchmark.CronSchedule!, benchmark.TimeZone)))
+                    logger.LogWarning("Scheduled benchmark {Name} never fires on this machine: {Reason}", benchmark.Name, reason);
+                continue;
+            }
             var from = DateTimeOffset.FromUnixTimeMilliseconds(benchmark.LastScheduledUtcMs ?? benchmark.CreatedUtcMs);
             if (CronSchedules.NextAfter(benchmark.CronSchedule!, benchmark.TimeZone, from) is not { } due || due > now) continue;
 
@@ -42,4 +51,13 @@ public sealed class CronScheduler(IServiceScopeFactory scopes, TimeProvider time
         }
         return queued;
     }
+
+    /// <summary>
+    /// Why the schedule cannot be read here, or null: the editor refused both faults, so this is a file edited by
+    /// hand or a runner machine without the zone in its time-zone database.
+    /// </summary>
+    static string? Unreadable(Benchmark benchmark) =>
+        CronSchedules.Parse(benchmark.CronSchedule!, out var error) is null ? error
+        : CronSchedules.FindZone(benchmark.TimeZone) is null ? $"the time zone '{benchmark.TimeZone}' is not in this machine's time-zone database"
+        : null;
 }

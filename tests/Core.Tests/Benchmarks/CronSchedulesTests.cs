@@ -10,6 +10,9 @@ public class CronSchedulesTests
     [InlineData("0 0 * 13 *", "Months")]
     [InlineData("every night", "Enter 5 fields (minute hour day month weekday) or 6 with seconds first")]
     [InlineData("* * * * * * *", "this has 7")]
+    [InlineData("* * * * * *", "at most once a minute")]
+    [InlineData("0,30 0 2 * * *", "at most once a minute")]
+    [InlineData("*/10 5 * * * *", "at most once a minute")]
     public void MalformedSchedulesAreRefusedWithTheReason(string expression, string reason)
     {
         Assert.Null(CronSchedules.Parse(expression, out var error));
@@ -23,6 +26,7 @@ public class CronSchedulesTests
         Assert.Equal(from.AddMinutes(15), CronSchedules.NextAfter("*/15 * * * *", "UTC", from));
         Assert.Equal(from.AddSeconds(30), CronSchedules.NextAfter("30 * * * * *", "UTC", from));
         Assert.Equal(from.AddHours(12), CronSchedules.NextAfter("@daily", "UTC", from));
+        Assert.Equal(from.AddHours(14).AddSeconds(30), CronSchedules.NextAfter("30 0 2 * * *", "UTC", from));
     }
 
     [Theory]

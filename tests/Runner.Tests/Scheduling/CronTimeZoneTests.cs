@@ -4,6 +4,8 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Runner.Scheduling;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.TestSupport;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
@@ -69,5 +71,29 @@ public sealed class CronTimeZoneTests
             new DateTimeOffset(2026, 3, 29, 0, 0, 0, TimeSpan.Zero), new DateTimeOffset(2026, 3, 29, 12, 0, 0, TimeSpan.Zero));
 
         Assert.Equal([new DateTimeOffset(2026, 3, 29, 2, 30, 0, TimeSpan.Zero)], queued);
+    }
+
+    [Fact]
+    public async Task AZoneThisMachineDoesNotKnowIsSaidOnceAndQueuesNothing()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        await host.WithDbAsync(async db =>
+        {
+            db.Benchmarks.Add(new Benchmark
+            {
+                Name = "nightly on Mars", Kind = HttpKind.KindName, CronSchedule = "* * * * *", TimeZone = "Mars/Olympus_Mons",
+                CreatedUtcMs = 0, ParametersJson = Json.Serialize(new HttpParameters { Url = "http://127.0.0.1:9/", Requests = 1 }),
+            });
+            return await db.SaveChangesAsync();
+        });
+        using var logs = new LogCapture();
+        using var factory = LoggerFactory.Create(b => b.AddProvider(logs));
+        var scheduler = new CronScheduler(host.Services.GetRequiredService<IServiceScopeFactory>(), TimeProvider.System, factory.CreateLogger<CronScheduler>());
+
+        Assert.Equal(0, await scheduler.EnqueueDueAsync(default));
+        Assert.Equal(0, await scheduler.EnqueueDueAsync(default));
+        var said = Assert.Single(logs.Messages(LogLevel.Warning));
+        Assert.Contains("nightly on Mars never fires on this machine: the time zone 'Mars/Olympus_Mons' is not in this machine's time-zone database", said);
+        Assert.Equal(0, await host.WithDbAsync(db => db.Runs.CountAsync()));
     }
 }
