@@ -93,7 +93,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         }
         catch (AuthenticationFailedException ex)
         {
-            throw new TableUnavailableException($"Signing in to Microsoft Entra for connection '{p.Connection}' failed ({account.Describe()}): {ex.Message.Split('\n')[0].Trim()}");
+            throw new TableUnavailableException($"Signing in to Microsoft Entra for connection '{p.Connection}' failed ({account.Describe()}): {ServiceErrorBody.FirstLine(ex.Message)}");
         }
         catch (RequestFailedException ex) when (ex.Status == 0)
         {

@@ -30,7 +30,7 @@ internal sealed class TableConnection : IDisposable
 
     /// <summary>The x-ms-version every request sends: Azure.Data.Tables 12.13's default, named.</summary>
     public const TableClientOptions.ServiceVersion PinnedVersion = TableClientOptions.ServiceVersion.V2020_12_06;
-    public const string ServiceVersion = "2020-12-06";
+    public static readonly string ServiceVersion = PinnedVersion.ToString()[1..].Replace('_', '-'); // V2020_12_06 → 2020-12-06
 
     /// <summary>"Azure.Data.Tables 12.13.0", for the run page.</summary>
     public static readonly string SdkVersion = $"Azure.Data.Tables {typeof(TableClient).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion.Split('+')[0]}";
