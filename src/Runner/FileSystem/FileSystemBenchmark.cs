@@ -27,15 +27,15 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
         var index = 0;
         for (var i = 0; i < p.Directories.Count; i++)
         {
-            // Resolved again now: a link could have appeared since the run was queued.
-            var (location, error) = roots.Resolve(p.Directories[i], i);
+            // Prepared again now: a link could have appeared since the run was queued.
+            var (location, error) = roots.Prepare(p.Directories[i], i);
             if (location is null) throw new InvalidOperationException(error);
             var tree = Path.Combine(location.Path, $"run{context.Run.Id}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
             context.Notes.Add($"{location.Label}: {tree}");
             try
             {
                 Directory.CreateDirectory(tree);
-                index = await MeasureAsync(p, location.Label, tree, context, runStart, index, () => GuardSpace(tree, location.Label), ct);
+                index = await MeasureAsync(p, location.Label, tree, context, runStart, index, new DiskSpaceGuard(roots, tree, location.Label), ct);
             }
             finally
             {
@@ -44,7 +44,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
         }
     }
 
-    static async Task<int> MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, long runStart, int index, Action guardSpace, CancellationToken ct)
+    static async Task<int> MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, long runStart, int index, DiskSpaceGuard space, CancellationToken ct)
     {
         var content = RandomNumberGenerator.GetBytes(p.FileBytes);
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
@@ -73,11 +73,10 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             return sample;
         }
 
-        var created = 0;
+        var footprint = FileSystemParametersValidator.Footprint(p.FileBytes);
         foreach (var file in files)
         {
-            // Checked every 256 files (a statvfs call): the margin is far larger than what 256 files can hold.
-            if (created++ % 256 == 0) guardSpace();
+            space.BeforeWriting(footprint);
             Measure(FileSystemPhases.Create, () =>
             {
                 Directory.CreateDirectory(Path.GetDirectoryName(file)!); // a no-op once the folder exists
@@ -112,11 +111,12 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
         {
             var large = Path.Combine(tree, "large.bin");
             var block = RandomNumberGenerator.GetBytes(Block);
+            space.Check((long)p.LargeFileMiB * Block);
             await using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
             {
                 for (var i = 0; i < p.LargeFileMiB; i++)
                 {
-                    if (i % 64 == 0) guardSpace();
+                    space.BeforeWriting(Block);
                     Measure(FileSystemPhases.LargeWrite, () =>
                     {
                         output.Write(block);
@@ -138,13 +138,6 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             }
         }
         return index;
-    }
-
-    /// <summary>Stops the run (failed, saying why) before it takes the disk below <see cref="FileSystemRoots.KeepFreeBytes"/>; its folder is removed as after any failure.</summary>
-    void GuardSpace(string tree, string label)
-    {
-        if (roots.SpareBytes(tree) is { } spare && spare < 0)
-            throw new InvalidOperationException($"{label}: stopped before the disk filled up: less than {roots.KeepFreeBytes / 1048576:N0} MiB was left free (FileSystem:KeepFreeMiB).");
     }
 
     /// <summary>f{i} in d{a}/d{b}: folders of <paramref name="perFolder"/> files, nested two levels like an unpacked archive.</summary>

@@ -64,4 +64,35 @@ public class FileSystemBenchmarkTests
         Assert.Empty(Directory.EnumerateFileSystemEntries(root)); // the run's folder is gone
         Assert.Contains("temp: removed the run's folder.", context.Notes.Notes);
     }
+
+    [Theory]
+    [InlineData(300, 256 * 1024, 0)] // 256 files of 256 KiB hold 64 MiB, far past a 4 MiB margin
+    [InlineData(8, 256 * 1024, 40)]  // a large file bigger than the space left
+    public async Task BigWritesAreStoppedBeforeTheyTakeTheDiskBelowHalfItsMarginAndTheDiskIsAskedSeldom(int fileCount, int fileBytes, int largeFileMiB)
+    {
+        const long Margin = 4L << 20, FreeAtStart = Margin + (10L << 20);
+        using var dir = new TempDirectory();
+        var root = dir.File("root");
+        // A disk of its own: free space is what the run's files have not taken of what was free at the start.
+        var asked = 0;
+        long? Available(string folder)
+        {
+            asked++;
+            return FreeAtStart - new DirectoryInfo(root).EnumerateFiles("*", SearchOption.AllDirectories).Sum(f => f.Length);
+        }
+        var roots = new FileSystemRoots(new() { [FileSystemOptions.TempRoot] = root }, [], keepFreeBytes: Margin, availableBytes: Available);
+        var run = new Run { Id = 8, Kind = FileSystemKind.KindName, ParametersJson = Json.Serialize(new FileSystemParameters { Directories = ["temp"], FileCount = fileCount, FileBytes = fileBytes, LargeFileMiB = largeFileMiB }) };
+        var samples = new List<Sample>();
+        var context = new BenchDashboard.Runner.Execution.RunContext(run, sample => { samples.Add(sample); return true; });
+
+        var stopped = await Assert.ThrowsAsync<InvalidOperationException>(() => new BenchDashboard.Runner.FileSystem.FileSystemBenchmark(roots).ExecuteAsync(context, CancellationToken.None));
+
+        Assert.StartsWith("temp: stopped before the disk filled up", stopped.Message);
+        // The most the tree held: its small files before they were deleted, or the large file's blocks after.
+        long Written(string phase) => samples.Where(s => s.Series == $"temp/{phase}" && s.Error == ErrorKind.None).Sum(s => s.Bytes);
+        var mostHeld = Math.Max(Written("create"), Written("large-write"));
+        Assert.True(FreeAtStart - mostHeld >= Margin / 2, $"the run took the disk down to {(FreeAtStart - mostHeld) >> 10:N0} KiB free, below half the {Margin >> 10:N0} KiB margin");
+        Assert.True(asked <= mostHeld / (Margin / 2) + 2, $"the disk was asked {asked} times for {mostHeld >> 10:N0} KiB written");
+        Assert.Empty(Directory.EnumerateFileSystemEntries(root));
+    }
 }

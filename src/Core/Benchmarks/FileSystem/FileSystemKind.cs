@@ -16,9 +16,9 @@ public sealed class FileSystemKind(IOptions<RunLimits> limits, FileSystemRoots r
     public override string Describe(FileSystemParameters p) =>
         $"files in {string.Join(", ", p.Directories ?? [])}: {p.FileCount:N0} × {p.FileBytes:N0} B" + (p.LargeFileMiB > 0 ? $", {p.LargeFileMiB} MiB file" : "");
 
-    /// <summary>"{location}/{phase}" for each directory the run can resolve, in the order they run.</summary>
+    /// <summary>"{location}/{phase}" for each allowed directory, in the order they run; from the parameters alone (no disk access).</summary>
     public override IReadOnlyList<string> PlannedSeries(FileSystemParameters p) =>
-        (p.Directories ?? []).Select((directory, i) => roots.Resolve(directory ?? "", i).Location?.Label).OfType<string>()
+        (p.Directories ?? []).Select((directory, i) => roots.Locate(directory ?? "", i).Location?.Label).OfType<string>()
             .SelectMany(label => FileSystemPhases.All.Where(phase => p.LargeFileMiB > 0 || phase is not (FileSystemPhases.LargeWrite or FileSystemPhases.LargeRead))
                 .Select(phase => FileSystemPhases.Series(label, phase)))
             .ToList();

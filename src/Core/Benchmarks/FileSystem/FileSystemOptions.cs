@@ -12,7 +12,7 @@ public sealed class FileSystemOptions
 
     /// <summary>
     /// Free space (MiB) a file-system run must leave on a disk: a run that would need more is refused before it
-    /// is queued, and a running one is stopped (failed, saying so) when the disk gets this low.
+    /// is queued, and a running one is stopped (failed, saying so) before its writes take the disk this low (0: no margin, nothing is checked while running).
     /// </summary>
     [System.ComponentModel.DataAnnotations.Range(0, int.MaxValue)] public int KeepFreeMiB { get; set; } = 512;
 

@@ -23,7 +23,7 @@ public static class FileSystemParametersValidator
         var locations = new List<FileSystemLocation>();
         for (var i = 0; i < directories.Count; i++)
         {
-            var (location, error) = roots.Resolve(directories[i] ?? "", i);
+            var (location, error) = roots.Prepare(directories[i] ?? "", i);
             if (error is not null) Add("directories", error);
             else locations.Add(location!);
         }
@@ -50,10 +50,12 @@ public static class FileSystemParametersValidator
     /// The most one location holds at once: every file (each takes at least a 4 KiB block), then the large file.
     /// Locations are measured one after another, each cleaned up before the next.
     /// </summary>
-    public static long BytesWritten(FileSystemParameters p)
+    public static long BytesWritten(FileSystemParameters p) => p.FileCount * Footprint(p.FileBytes) + p.LargeFileMiB * 1024L * 1024;
+
+    /// <summary>What one small file takes on disk: its size in whole 4 KiB blocks, at least one.</summary>
+    public static long Footprint(int fileBytes)
     {
         const long BlockBytes = 4096;
-        var perFile = Math.Max(BlockBytes, (p.FileBytes + BlockBytes - 1) / BlockBytes * BlockBytes);
-        return (long)p.FileCount * perFile + p.LargeFileMiB * 1024L * 1024;
+        return Math.Max(BlockBytes, (fileBytes + BlockBytes - 1) / BlockBytes * BlockBytes);
     }
 }

@@ -8,21 +8,25 @@ public sealed record FileSystemLocation(string Label, string Path);
 
 /// <summary>
 /// Resolves the directories of a file-system benchmark to locations inside the allowed roots, refusing
-/// anything outside them: ".." that climbs out, and symbolic links below a root, which could point anywhere.
+/// anything outside them: ".." that climbs out and, before writing, symbolic links below a root, which could
+/// point anywhere.
 /// </summary>
 public sealed class FileSystemRoots
 {
     readonly Dictionary<string, string> named;
     readonly string[] allowed;
+    readonly Func<string, long?> availableBytes;
 
     public FileSystemRoots(IOptions<FileSystemOptions> options, IHostEnvironment environment)
         : this(FileSystemOptions.NamedRoots(environment.ContentRootPath, Environment.GetEnvironmentVariable), options.Value.AllowedRoots, options.Value.KeepFreeMiB * 1024L * 1024)
     {
     }
 
-    public FileSystemRoots(Dictionary<string, string> named, IEnumerable<string> allowedRoots, long keepFreeBytes = 0)
+    /// <param name="availableBytes">Free bytes on the disk of an existing folder, null when unknown (default: <see cref="DriveInfo"/>).</param>
+    public FileSystemRoots(Dictionary<string, string> named, IEnumerable<string> allowedRoots, long keepFreeBytes = 0, Func<string, long?>? availableBytes = null)
     {
         this.named = named;
+        this.availableBytes = availableBytes ?? DriveAvailableBytes;
         KeepFreeBytes = keepFreeBytes;
         allowed = named.Values.Concat(allowedRoots.Select(r => System.IO.Path.GetFullPath(r))).Distinct().ToArray();
     }
@@ -37,9 +41,14 @@ public sealed class FileSystemRoots
     {
         var existing = path;
         while (!Directory.Exists(existing) && System.IO.Path.GetDirectoryName(existing) is { } parent) existing = parent;
+        return availableBytes(existing) - KeepFreeBytes;
+    }
+
+    static long? DriveAvailableBytes(string folder)
+    {
         try
         {
-            return new DriveInfo(existing).AvailableFreeSpace - KeepFreeBytes;
+            return new DriveInfo(folder).AvailableFreeSpace;
         }
         catch (Exception ex) when (ex is IOException or ArgumentException or UnauthorizedAccessException)
         {
@@ -47,28 +56,45 @@ public sealed class FileSystemRoots
         }
     }
 
-    /// <summary>The location, or why not.</summary>
-    public (FileSystemLocation? Location, string? Error) Resolve(string directory, int position)
+    /// <summary>
+    /// Where <paramref name="directory"/> is and its label (the series prefix), or why it is not allowed, from the
+    /// name and the configuration alone: nothing on disk is read or made, so what a stored run shows never depends
+    /// on the disk's state now. Before writing, use <see cref="Prepare"/>.
+    /// </summary>
+    public (FileSystemLocation? Location, string? Error) Locate(string directory, int position)
     {
         // A NUL or other control character is never part of a real directory name (and Path.GetFullPath throws on NUL).
         if (directory.Any(char.IsControl))
             return (null, "A directory may not contain control characters (NUL, line breaks, tabs …).");
         if (named.TryGetValue(directory, out var root))
-        {
-            // The temp folder is shared with every local user: the root there must be this process's own.
-            if (directory == FileSystemOptions.TempRoot && PrivateDirectory.Ensure(root) is { } unsafeRoot)
-                return (null, $"The temp root cannot be used safely: {unsafeRoot}");
             return (new FileSystemLocation(directory, root), null);
-        }
         if (!System.IO.Path.IsPathRooted(directory))
             return (null, $"'{directory}' is neither a named root ({string.Join(", ", named.Keys)}) nor an absolute path.");
         var full = System.IO.Path.GetFullPath(directory);
-        var under = allowed.FirstOrDefault(r => IsUnder(full, r));
-        if (under is null)
+        if (!allowed.Any(r => IsUnder(full, r)))
             return (null, $"'{directory}' is outside the allowed roots ({string.Join(", ", allowed)}); add one with FileSystem:AllowedRoots.");
-        if (LinkBelow(under, full) is { } link)
-            return (null, $"'{link}' is a symbolic link; a benchmark directory may not go through one.");
         return (new FileSystemLocation($"dir{position + 1}", full), null);
+    }
+
+    /// <summary>
+    /// <see cref="Locate"/>, then the location made safe to write in now, or why it cannot be: the temp root is
+    /// created private (or refused), and no path below a root may go through a symbolic link. Only for writing:
+    /// before a run is queued and before it runs.
+    /// </summary>
+    public (FileSystemLocation? Location, string? Error) Prepare(string directory, int position)
+    {
+        var (location, error) = Locate(directory, position);
+        if (location is null) return (null, error);
+        if (named.ContainsKey(directory))
+        {
+            // The temp folder is shared with every local user: the root there must be this process's own.
+            if (directory == FileSystemOptions.TempRoot && PrivateDirectory.Ensure(location.Path) is { } unsafeRoot)
+                return (null, $"The temp root cannot be used safely: {unsafeRoot}");
+            return (location, null);
+        }
+        if (LinkBelow(allowed.First(r => IsUnder(location.Path, r)), location.Path) is { } link)
+            return (null, $"'{link}' is a symbolic link; a benchmark directory may not go through one.");
+        return (location, null);
     }
 
     static bool IsUnder(string path, string root)
