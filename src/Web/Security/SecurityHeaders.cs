@@ -39,7 +39,7 @@ public static class SecurityHeadersServices
     {
         // Startup filters wrap the pipeline in the order they were registered, the first outermost. The framework
         // registers host filtering's as the builder is made; ahead of it, its 400s carry the headers too.
-        services.Insert(0, ServiceDescriptor.Singleton<IStartupFilter, First>());
+        services.Insert(0, ServiceDescriptor.Singleton<IStartupFilter>(new First()));
         return services;
     }
 
