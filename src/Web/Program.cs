@@ -46,8 +46,8 @@ var app = builder.Build();
 // migration left behind is removed with a warning in the log).
 await app.Services.MigrateDatabaseAsync();
 
-// The same protective headers (content policy, no framing) on every response, errors included.
-app.UseMiddleware<SecurityHeaders>();
+// In front of all that follows: the protective headers (content policy, no framing) for every response, then the
+// framework's host filtering (AllowedHosts), whose 400s carry them too (AddSecurityHeaders, AddTrustedHostsAndProxies).
 // X-Forwarded-For/-Proto only from the proxies in Proxies:* (App Service's front end there): no client speaks for itself.
 app.UseTrustedProxies();
 app.UseExceptionHandler();

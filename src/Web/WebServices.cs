@@ -12,6 +12,8 @@ public static class WebServices
         services.AddRazorPages();
         // Host names answered (AllowedHosts; loopback names only in Development on loopback) and trusted proxies (Proxies:*).
         services.AddTrustedHostsAndProxies();
+        // The same protective headers on every response, ahead of host filtering so that its 400s carry them.
+        services.AddSecurityHeaders();
         // SecurityHeaders sends X-Frame-Options: DENY on every response, not only where a token is issued.
         services.AddAntiforgery(o => o.SuppressXFrameOptionsHeader = true);
         // Each kind's form and partials, matched to the registered kinds (a missing one stops the start).

@@ -31,3 +31,24 @@ public sealed class SecurityHeaders(RequestDelegate next)
         return next(context);
     }
 }
+
+/// <summary>Puts <see cref="SecurityHeaders"/> in front of everything, the framework's host filtering included.</summary>
+public static class SecurityHeadersServices
+{
+    public static IServiceCollection AddSecurityHeaders(this IServiceCollection services)
+    {
+        // Startup filters wrap the pipeline in the order they were registered, the first outermost. The framework
+        // registers host filtering's as the builder is made; ahead of it, its 400s carry the headers too.
+        services.Insert(0, ServiceDescriptor.Singleton<IStartupFilter>(new First()));
+        return services;
+    }
+
+    sealed class First : IStartupFilter
+    {
+        public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
+        {
+            app.UseMiddleware<SecurityHeaders>();
+            next(app);
+        };
+    }
+}

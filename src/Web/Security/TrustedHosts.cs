@@ -45,7 +45,9 @@ public static class TrustedHosts
             .Validate(o => o.KnownProxies.All(p => IPAddress.TryParse(p, out _)), "Proxies:KnownProxies holds IP addresses.")
             .Validate(o => o.KnownNetworks.All(n => System.Net.IPNetwork.TryParse(n, out _)), "Proxies:KnownNetworks holds CIDR networks such as 10.0.0.0/8.")
             .ValidateOnStart();
-        services.AddOptions<ForwardedHeadersOptions>().Configure<Microsoft.Extensions.Options.IOptions<ProxyOptions>>((options, proxies) =>
+        // PostConfigure: the last word, after the framework's own setup, which ASPNETCORE_FORWARDEDHEADERS_ENABLED
+        // makes clear both lists (and empty lists make its middleware believe every peer).
+        services.AddOptions<ForwardedHeadersOptions>().PostConfigure<Microsoft.Extensions.Options.IOptions<ProxyOptions>>((options, proxies) =>
         {
             var o = proxies.Value;
             options.ForwardedHeaders = ForwardedHeaders.XForwardedFor | ForwardedHeaders.XForwardedProto;
@@ -62,13 +64,15 @@ public static class TrustedHosts
                 options.KnownIPNetworks.Add(System.Net.IPNetwork.Parse("::/0"));
                 options.ForwardLimit = 1;
             }
+            // No proxy trusted: read no forwarded header at all, from any peer (also where the framework runs the middleware itself).
+            if (options.KnownProxies.Count == 0 && options.KnownIPNetworks.Count == 0) options.ForwardedHeaders = ForwardedHeaders.None;
         });
         return services;
     }
 
     /// <summary>
-    /// Reads forwarded headers from trusted proxies, when there are any: with none configured it is left out,
-    /// since the framework's middleware takes empty lists to mean "trust every peer".
+    /// Reads forwarded headers from trusted proxies, when there are any (with none, the options read no header
+    /// and the middleware is left out).
     /// </summary>
     public static IApplicationBuilder UseTrustedProxies(this IApplicationBuilder app)
     {
@@ -76,16 +80,25 @@ public static class TrustedHosts
         // middleware, with these options, in front of everything: a second pass would believe one hop more.
         if (string.Equals(app.ApplicationServices.GetRequiredService<IConfiguration>()["FORWARDEDHEADERS_ENABLED"], "true", StringComparison.OrdinalIgnoreCase)) return app;
         var options = app.ApplicationServices.GetRequiredService<Microsoft.Extensions.Options.IOptions<ForwardedHeadersOptions>>().Value;
-        return options.KnownProxies.Count > 0 || options.KnownIPNetworks.Count > 0 ? app.UseForwardedHeaders() : app;
+        return options.ForwardedHeaders != ForwardedHeaders.None ? app.UseForwardedHeaders() : app;
     }
 
-    /// <summary>The addresses the server will listen on, from configuration (Kestrel's default when none is set).</summary>
+    /// <summary>
+    /// The addresses the server will listen on, from configuration, in the host's order: Kestrel:Endpoints, else
+    /// urls (ASPNETCORE_URLS, --urls, launchSettings.json, and PORT through Program), else ASPNETCORE_HTTP_PORTS /
+    /// HTTPS_PORTS on every interface (the .NET container images set HTTP_PORTS=8080), else Kestrel's localhost:5000.
+    /// Addresses given in code (Listen*) are not seen: this app sets none.
+    /// </summary>
     static IEnumerable<string> ListeningOn(IConfiguration configuration)
     {
         var endpoints = configuration.GetSection("Kestrel:Endpoints").GetChildren().Select(e => e["Url"]).OfType<string>().ToList();
         if (endpoints.Count > 0) return endpoints;
         var urls = configuration["urls"];
-        if (!string.IsNullOrWhiteSpace(urls)) return urls.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        if (!string.IsNullOrWhiteSpace(urls)) return Split(urls);
+        var ports = Split(configuration["http_ports"]).Concat(Split(configuration["https_ports"])).ToList();
+        if (ports.Count > 0) return ports.Select(port => $"http://*:{port}");
         return int.TryParse(configuration["PORT"], out _) ? ["http://+"] : ["http://localhost:5000"];
     }
+
+    static string[] Split(string? list) => (list ?? "").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 }
