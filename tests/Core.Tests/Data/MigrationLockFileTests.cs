@@ -1,8 +1,5 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.TestSupport;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 
 namespace BenchDashboard.Core.Tests.Data;
 
@@ -14,7 +11,7 @@ public class MigrationLockFileTests
     {
         using var dir = new TempDirectory();
         var database = dir.File("bench.db");
-        await using var provider = Services(dir, database);
+        await using var provider = DatabaseServices.For(database);
 
         Task waiting;
         using (new FileStream(database + ".migrate.lock", FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
@@ -29,18 +26,8 @@ public class MigrationLockFileTests
         using var other = new TempDirectory();
         var broken = other.File("bench.db");
         File.CreateSymbolicLink(broken + ".migrate.lock", Path.Combine(other.Path, "missing", "x.lock"));
-        await using var failing = Services(other, broken);
+        await using var failing = DatabaseServices.For(broken);
         var error = await Assert.ThrowsAnyAsync<IOException>(() => failing.MigrateDatabaseAsync().WaitAsync(TimeSpan.FromSeconds(30)));
         Assert.Contains(".migrate.lock", error.Message);
-    }
-
-    static ServiceProvider Services(TempDirectory dir, string database)
-    {
-        var services = new ServiceCollection();
-        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = dir.Path, EnvironmentName = "Production" });
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = database }).Build());
-        services.AddLogging();
-        services.AddBenchCore();
-        return services.BuildServiceProvider();
     }
 }

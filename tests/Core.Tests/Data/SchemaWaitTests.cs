@@ -1,8 +1,6 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.TestSupport;
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Core.Tests.Data;
@@ -14,12 +12,7 @@ public class SchemaWaitTests
     public async Task ARunnerWaitsWithAWarningUntilTheDashboardHasMigratedTheFile()
     {
         using var dir = new TempDirectory();
-        var services = new ServiceCollection();
-        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = dir.Path, EnvironmentName = "Production" });
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = dir.File("bench.db") }).Build());
-        services.AddLogging();
-        services.AddBenchCore();
-        await using var provider = services.BuildServiceProvider();
+        await using var provider = DatabaseServices.For(dir.File("bench.db"));
         using var logs = new LogCapture();
 
         var waiting = provider.WaitForSchemaAsync(logs.CreateLogger("runner"), poll: TimeSpan.FromMilliseconds(50));

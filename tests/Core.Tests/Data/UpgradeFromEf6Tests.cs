@@ -5,9 +5,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 
 namespace BenchDashboard.Core.Tests.Data;
 
@@ -23,7 +21,7 @@ public class UpgradeFromEf6Tests
         var before = Snapshot(path);
         Assert.Equal(Ef6Database.Samples, before["Samples"].Rows.Count);
 
-        await using var services = Services(path);
+        await using var services = DatabaseServices.For(path);
         await services.MigrateDatabaseAsync();
 
         var after = Snapshot(path, onlyColumnsOf: before);
@@ -49,7 +47,7 @@ public class UpgradeFromEf6Tests
         using var dir = new TempDirectory();
         var path = dir.File("ef6.db");
         Load(path);
-        await using var services = Services(path);
+        await using var services = DatabaseServices.For(path);
         await services.MigrateDatabaseAsync();
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -116,14 +114,4 @@ public class UpgradeFromEf6Tests
         byte[] bytes => "x'" + Convert.ToHexString(bytes) + "'",
         _ => Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)!,
     };
-
-    static ServiceProvider Services(string path)
-    {
-        var services = new ServiceCollection();
-        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = Path.GetDirectoryName(path)!, EnvironmentName = "Production" });
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = path }).Build());
-        services.AddLogging();
-        services.AddBenchCore();
-        return services.BuildServiceProvider();
-    }
 }
