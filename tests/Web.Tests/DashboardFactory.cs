@@ -42,6 +42,17 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
         return (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
     }
 
+    /// <summary>Polls the API until the run has completed at least <paramref name="requests"/> requests (it is running).</summary>
+    public static async Task WaitForProgressAsync(HttpClient client, long id, int requests)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while ((await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}?includeStats=false")).GetProperty("completedRequests").GetInt32() < requests)
+        {
+            if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {id} has not completed {requests} requests after 60 s.");
+            await Task.Delay(50);
+        }
+    }
+
     /// <summary>Polls the API until the run leaves queued/running.</summary>
     public static async Task<JsonElement> WaitForEndAsync(HttpClient client, long id)
     {

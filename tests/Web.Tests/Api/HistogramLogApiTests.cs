@@ -73,8 +73,7 @@ public sealed class HistogramLogApiTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient();
         var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=20").ToString(), requests = 5000 });
-        while ((await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}?includeStats=false")).GetProperty("completedRequests").GetInt32() < 5)
-            await Task.Delay(50);
+        await DashboardFactory.WaitForProgressAsync(client, id, 5);
 
         var response = await client.GetAsync($"/api/runs/{id}/histogram.hlog");
 

@@ -104,8 +104,7 @@ public class RunsApiTests
         await using var app = new DashboardFactory();
         var client = app.CreateClient();
         var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=20").ToString(), requests = 5000 });
-        while ((await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}?includeStats=false")).GetProperty("completedRequests").GetInt32() < 5)
-            await Task.Delay(50);
+        await DashboardFactory.WaitForProgressAsync(client, id, 5);
 
         var cancel = await client.PostAsync($"/api/runs/{id}/cancel", null);
 
