@@ -17,7 +17,8 @@ public sealed class DashboardClient : IDisposable
 
     public DashboardClient(Uri baseAddress, string? apiKey, TimeSpan? timeout = null)
     {
-        http = new HttpClient { BaseAddress = baseAddress, Timeout = timeout ?? TimeSpan.FromSeconds(30) };
+        // Generous: a dashboard on a busy machine (its runner measuring beside it) may be slow to answer.
+        http = new HttpClient { BaseAddress = baseAddress, Timeout = timeout ?? TimeSpan.FromSeconds(100) };
         hasKey = !string.IsNullOrEmpty(apiKey);
         if (hasKey) http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", apiKey);
     }

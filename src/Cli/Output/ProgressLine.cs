@@ -44,7 +44,8 @@ public sealed class ProgressLine(Terminal terminal)
     {
         var head = $"run {run.Integer("id")}: {run.String("status")}";
         if (run.Field("live") is not { } live) return head;
+        string Ms(string field) => live.Number(field)?.ToString("0.00", CultureInfo.InvariantCulture) ?? "–";
         return string.Create(CultureInfo.InvariantCulture,
-            $"{head}  {live.Number("elapsedSeconds"):0.0} s  {live.Integer("measured")} measured  {live.Integer("errors")} errors  p50 {live.Number("p50Ms"):0.00} ms  p99 {live.Number("p99Ms"):0.00} ms");
+            $"{head}  {live.Number("elapsedSeconds"):0.0} s  {live.Integer("measured")} measured  {live.Integer("errors")} errors  p50 {Ms("p50Ms")} ms  p99 {Ms("p99Ms")} ms");
     }
 }

@@ -28,7 +28,8 @@ public static class RunSummary
         if (parameters.Number("concurrency") is { } connections) Line(text, "Used Connections:", Number(connections, "0"));
         if (stats is { } s0) Line(text, "Total number of calls:", Number(s0.Number("count"), "0"));
         if (run.String("error") is { } error) Line(text, "Error:", error);
-        if (stats is not { } s) return Verdict(text, run).ToString();
+        // A run that failed before its first measured operation has empty statistics: nothing to lay out.
+        if (stats is not { } s || s.Number("count") is null or 0) return Verdict(text, run).ToString();
 
         text.AppendLine();
         Banner(text, "TIMINGS");
@@ -111,8 +112,9 @@ public static class RunSummary
 
     static void Banner(StringBuilder text, string title)
     {
-        var pad = Math.Max(2, 61 - title.Length);
-        text.Append('=', pad / 2).Append(title).Append('=', pad - pad / 2).AppendLine();
+        // go-wrk centres each title in 61 columns, rounding the sides up (DATA's line is 62 wide).
+        var side = Math.Max(1, (61 - title.Length + 1) / 2);
+        text.Append('=', side).Append(title).Append('=', side).AppendLine();
     }
 
     static void Line(StringBuilder text, string label, string value) => text.AppendLine(Invariant($"{label,-32}{value}"));
