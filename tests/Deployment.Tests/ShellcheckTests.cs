@@ -6,7 +6,8 @@ namespace BenchDashboard.Deployment.Tests;
 public sealed class ShellcheckTests
 {
     public static IEnumerable<string> Scripts() =>
-        new[] { "deploy/deploy.sh", ".ci/run" }.Concat(Directory.EnumerateFiles(Repository.File("scripts"), "*.sh").Select(f => Path.GetRelativePath(Repository.Root, f)).Order(StringComparer.Ordinal));
+        new[] { ".ci/run" }.Concat(new[] { "deploy", "scripts" }.SelectMany(dir => Directory.EnumerateFiles(Repository.File(dir), "*.sh"))
+            .Select(f => Path.GetRelativePath(Repository.Root, f)).Order(StringComparer.Ordinal));
 
     static Task<ToolResult> ShellcheckAsync(IEnumerable<string> files) =>
         Tool.RunAsync("shellcheck", ["--format=gcc", "--shell=bash", .. files]);
@@ -16,6 +17,7 @@ public sealed class ShellcheckTests
     {
         var scripts = Scripts().ToList();
         Assert.Contains("scripts/test.sh", scripts);
+        Assert.Contains("deploy/deploy.sh", scripts);
 
         var result = await ShellcheckAsync(scripts);
 
