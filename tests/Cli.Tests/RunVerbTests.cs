@@ -100,6 +100,19 @@ public sealed class RunVerbTests(PublishedDashboard published) : IDisposable
     }
 
     [Fact]
+    public async Task WithJsonARefusalIsAlsoAnObjectOnStandardOutput()
+    {
+        var file = ParametersFile(new { kind = "cache", backend = "memory", requests = 5, keyCount = 5 });
+
+        var result = await Client.RunAsync(Client.For(Dashboard, key: "not-the-key"), "run", "--file", file, "--json");
+
+        Assert.Equal(2, result.ExitCode);
+        Assert.Equal("error", result.Json.GetProperty("verdict").GetString());
+        Assert.Equal(2, result.Json.GetProperty("exitCode").GetInt32());
+        Assert.Equal("401: the API key was refused", result.Json.GetProperty("error").GetString());
+    }
+
+    [Fact]
     public async Task NoKeyAtAllSaysWhereToGiveOne()
     {
         var file = ParametersFile(new { kind = "cache", backend = "memory", requests = 5, keyCount = 5 });

@@ -15,7 +15,7 @@ public static class CompareCommand
         var margin = new Option<double?>("--margin") { Description = "The equivalence margin in percent (default 2)." };
         var latency = new Option<string?>("--latency") { Description = "service: compare an open-model run's service time instead of its corrected latency." };
         var command = new Command("compare", "Compare runs or groups of runs and print the verdicts.") { items, baseline, margin, latency };
-        command.SetAction((parse, ct) => Verb.RunAsync(terminal, async () =>
+        command.SetAction((parse, ct) => Verb.RunAsync(terminal, parse.GetValue(options.Json), async () =>
         {
             using var client = options.Connect(parse, terminal);
             var query = new StringBuilder("/api/compare?items=").Append(Uri.EscapeDataString(string.Join(',', parse.GetValue(items)!)));

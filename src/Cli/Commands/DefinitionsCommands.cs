@@ -14,7 +14,7 @@ public static class DefinitionsCommands
     {
         var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to this file instead of standard output." };
         var command = new Command("export", "Export every saved benchmark as one JSON document.") { output };
-        command.SetAction((parse, ct) => Verb.RunAsync(terminal, async () =>
+        command.SetAction((parse, ct) => Verb.RunAsync(terminal, parse.GetValue(options.Json), async () =>
         {
             using var client = options.Connect(parse, terminal);
             var document = await client.GetAsync("/api/benchmarks/export", ct);
@@ -35,7 +35,7 @@ public static class DefinitionsCommands
         var file = new Argument<FileInfo>("file") { Description = "A document written by export ({\"benchmarks\":[…]})." };
         var dryRun = new Option<bool>("--dry-run") { Description = "Say what would be created and updated, and change nothing." };
         var command = new Command("import", "Create or update benchmarks by name from a file: all of them, or none when one is refused.") { file, dryRun };
-        command.SetAction((parse, ct) => Verb.RunAsync(terminal, async () =>
+        command.SetAction((parse, ct) => Verb.RunAsync(terminal, parse.GetValue(options.Json), async () =>
         {
             using var client = options.Connect(parse, terminal);
             var path = parse.GetValue(file)!.FullName;

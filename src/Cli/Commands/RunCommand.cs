@@ -29,7 +29,7 @@ public static class RunCommand
         {
             if (result.GetValueOrDefault<int>() is < 100 or > 60_000) result.AddError("--poll-ms is 100 to 60000.");
         });
-        command.SetAction((parse, ct) => Verb.RunAsync(terminal, async () =>
+        command.SetAction((parse, ct) => Verb.RunAsync(terminal, parse.GetValue(options.Json), async () =>
         {
             using var client = options.Connect(parse, terminal);
             var started = parse.GetValue(file) is { } f

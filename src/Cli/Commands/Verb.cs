@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 
 namespace BenchDashboard.Cli.Commands;
 
@@ -7,7 +8,8 @@ static class Verb
 {
     public static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 
-    public static async Task<int> RunAsync(Terminal terminal, Func<Task<int>> verb)
+    /// <param name="json">Whether the verb answers in JSON: a refusal is then also a JSON object on standard output, for a script that reads only that.</param>
+    public static async Task<int> RunAsync(Terminal terminal, bool json, Func<Task<int>> verb)
     {
         try
         {
@@ -16,6 +18,8 @@ static class Verb
         catch (CliException ex)
         {
             await terminal.Error.WriteLineAsync(ex.Message);
+            if (json)
+                await terminal.Out.WriteLineAsync(new JsonObject { ["verdict"] = RunOutcome.VerdictOf(ex.ExitCode), ["exitCode"] = ex.ExitCode, ["error"] = ex.Message }.ToJsonString(Indented));
             return ex.ExitCode;
         }
     }
