@@ -59,9 +59,9 @@ public sealed class DashboardClient : IDisposable
         var code = (int)status;
         if (status == HttpStatusCode.Unauthorized)
             return new CliException(hasKey ? "401: the API key was refused" : "401: the dashboard needs an API key (--api-key or BENCHDASH_API_KEY)");
-        // An empty 404 is a route the dashboard does not have, not a missing run or benchmark (those say so).
+        // The API answers an unknown id, and a dashboard older than this client an unknown route, with an empty 404.
         if (status == HttpStatusCode.NotFound && text.Length == 0)
-            return new CliException($"404: the dashboard at {BaseAddress} has no {method} {path.Split('?')[0]} (a version older than this client?)");
+            return new CliException($"404: {method} {path.Split('?')[0]} was not found: no such benchmark or run, or a dashboard older than this client.");
         var problem = TryParse(text);
         var title = problem is { } p && p.TryGetProperty("title", out var t) && t.ValueKind == JsonValueKind.String ? t.GetString() : null;
         var detail = problem is { } d && d.TryGetProperty("detail", out var dt) && dt.ValueKind == JsonValueKind.String ? dt.GetString() : null;
