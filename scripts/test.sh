@@ -5,9 +5,10 @@
 # Tests start what they need themselves (a child-process Kestrel target, redis-server and Azurite on free
 # ports, temp SQLite files, the published dashboard); this script installs what a fresh machine lacks: Debian's
 # redis-server for the cache tests, Debian's chromium for the browser tests (Playwright for .NET drives it; no
-# browser is downloaded), and (npm ci) Chart.js and the pinned Azurite for the Table tests.
+# browser is downloaded), Debian's shellcheck for the deployment tests, and (npm ci) Chart.js and the pinned
+# Azurite for the Table tests. The Bicep CLI the deployment tests run comes with restore (a NuGet package).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 # The registries answer slowly at times (npm once stopped mid-download with EIDLETIMEOUT): a fetch is tried
 # three times, with a pause between, before the suite gives up on it.
@@ -20,19 +21,19 @@ retry() {
   return 1
 }
 
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "Installing redis-server (Debian package) for the cache benchmark tests"
-  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  retry $sudo_cmd apt-get update -qq && retry $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
-    || { echo "could not install redis-server"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-fi
+# Installs a Debian package the tests need, or ends the suite saying it could not.
+apt_install() {
+  local package=$1 why=$2 sudo_cmd=""
+  echo "Installing $package (Debian package) for $why"
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  if ! { retry $sudo_cmd apt-get update -qq && retry $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null; }; then
+    echo "could not install $package"; echo "0 passed, 1 failed, 0 skipped"; exit 1
+  fi
+}
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Installing chromium (Debian package) for the browser tests"
-  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  retry $sudo_cmd apt-get update -qq && retry $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null \
-    || { echo "could not install chromium"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
-fi
+command -v redis-server >/dev/null 2>&1 || apt_install redis-server "the cache benchmark tests"
+[ -x /usr/bin/chromium ] || apt_install chromium "the browser tests"
+command -v shellcheck >/dev/null 2>&1 || apt_install shellcheck "the deployment tests (the deploy and test scripts)"
 
 retry npm ci --no-audit --no-fund --loglevel=error --fetch-retries=4 --fetch-timeout=120000 || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 retry dotnet restore BenchDashboard.sln -nologo -v quiet || { echo "restore failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }

@@ -1,0 +1,27 @@
+using System.Text.Json;
+
+namespace BenchDashboard.Cli;
+
+/// <summary>How an ended run reads to a pipeline: its verdict and the exit code that carries it.</summary>
+public static class RunOutcome
+{
+    static readonly string[] FinalStatuses = ["completed", "failed", "cancelled", "interrupted"];
+
+    public static bool IsFinal(string? status) => status is not null && FinalStatuses.Contains(status);
+
+    /// <summary>0 completed and passed, 1 a limit failed or a regression was flagged, 2 it did not complete.</summary>
+    public static int ExitCodeOf(JsonElement run)
+    {
+        if (run.String("status") != "completed") return ExitCodes.Error;
+        if (run.Field("thresholds") is { } limits && limits.Boolean("passed") == false) return ExitCodes.Failed;
+        if (run.Field("regression") is { } regression && regression.Boolean("flagged") == true) return ExitCodes.Failed;
+        return ExitCodes.Passed;
+    }
+
+    public static string VerdictOf(int exitCode) => exitCode switch
+    {
+        ExitCodes.Passed => "passed",
+        ExitCodes.Failed => "failed",
+        _ => "error",
+    };
+}
