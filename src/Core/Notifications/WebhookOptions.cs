@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace BenchDashboard.Core.Notifications;
 
 /// <summary>Section "Webhooks": how the dashboard signs, sends and retries webhook deliveries.</summary>
-public sealed class WebhookOptions
+public sealed class WebhookOptions : IValidatableObject
 {
     public const string Section = "Webhooks";
 
@@ -11,7 +11,7 @@ public sealed class WebhookOptions
     /// The HMAC-SHA256 key every delivery is signed with. Without it nothing is sent: each delivery is marked
     /// failed saying so, since a receiver could not tell an unsigned call from a forged one.
     /// </summary>
-    [MinLength(16)] public string? SigningKey { get; set; }
+    public string? SigningKey { get; set; }
 
     /// <summary>
     /// The dashboard's address as receivers should link to it ("https://bench.example.com"); unset, the address
@@ -31,6 +31,13 @@ public sealed class WebhookOptions
 
     /// <summary>How often the dashboard looks for finished runs to judge and deliveries due.</summary>
     [Range(10, 60_000)] public int PollIntervalMs { get; set; } = 1000;
+
+    /// <summary>An empty key is no key (an environment variable set to nothing); a short one is refused at start.</summary>
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (SigningKey is { Length: > 0 and < 16 })
+            yield return new ValidationResult("Webhooks:SigningKey must be at least 16 characters (32 random bytes, base64, is a good key).", [nameof(SigningKey)]);
+    }
 
     /// <summary>The wait after attempt <paramref name="attempts"/> failed: 10 s, 20 s, 40 s … by default.</summary>
     public TimeSpan RetryDelay(int attempts) =>

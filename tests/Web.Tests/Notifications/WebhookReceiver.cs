@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
@@ -37,7 +38,8 @@ public sealed class WebhookReceiver(WebApplication app) : IAsyncDisposable
             await request.Body.CopyToAsync(buffer);
             var body = buffer.ToArray();
             var timestamp = request.Headers["X-BenchDashboard-Timestamp"].ToString();
-            var expected = "sha256=" + Convert.ToHexStringLower(HMACSHA256.HashData(Encoding.UTF8.GetBytes(signingKey), [.. Encoding.UTF8.GetBytes(timestamp + "."), .. body]));
+            byte[] signed = [.. Encoding.UTF8.GetBytes(timestamp + "."), .. body];
+            var expected = "sha256=" + Convert.ToHexStringLower(HMACSHA256.HashData(Encoding.UTF8.GetBytes(signingKey), signed));
             var valid = CryptographicOperations.FixedTimeEquals(Encoding.ASCII.GetBytes(expected), Encoding.ASCII.GetBytes(request.Headers["X-BenchDashboard-Signature"].ToString()));
             var fresh = long.TryParse(timestamp, out var seconds) && Math.Abs(DateTimeOffset.UtcNow.ToUnixTimeSeconds() - seconds) <= 300;
             receiver.Calls.Enqueue(new ReceivedCall(JsonDocument.Parse(body).RootElement.Clone(), request.Headers["X-BenchDashboard-Event"].ToString(), DateTime.UtcNow, valid, fresh));
