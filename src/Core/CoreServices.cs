@@ -66,6 +66,8 @@ public static class CoreServices
         services.AddScoped<Comparisons.VerdictEvidence>();
         services.AddScoped<BenchmarkStore>();
         services.AddScoped<Calibration.AaChecks>();
+        services.AddScoped<Notifications.RunNotifications>();
+        services.AddOptions<Notifications.WebhookOptions>().BindConfiguration(Notifications.WebhookOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         return services;
     }
 }

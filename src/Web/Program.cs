@@ -5,6 +5,7 @@ using BenchDashboard.Runner;
 using BenchDashboard.Runner.Hosting;
 using BenchDashboard.Web;
 using BenchDashboard.Web.Api;
+using BenchDashboard.Web.Notifications;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
 using Microsoft.Extensions.Configuration.Memory;
@@ -61,6 +62,8 @@ app.UseRateLimiter();
 // Off loopback, only an administrator may start, change or cancel anything (Auth:*).
 app.UseAuthentication();
 app.UseMiddleware<AdminGate>();
+// The address administrators use is the one webhook links point to (unless Webhooks:PublicBaseUrl says otherwise).
+app.UsePublicAddress();
 app.UseAntiforgery();
 // Live progress is answered once a second, however many watch it (after the gate: it varies by reader).
 app.UseOutputCache();

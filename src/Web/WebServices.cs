@@ -1,5 +1,6 @@
 using BenchDashboard.Runner;
 using BenchDashboard.Web.Demo;
+using BenchDashboard.Web.Notifications;
 using BenchDashboard.Web.Security;
 using Microsoft.AspNetCore.Authentication.Cookies;
 
@@ -69,6 +70,8 @@ public static class WebServices
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();
         services.AddHostedService<Maintenance.RetentionService>();
+        // A benchmark's webhooks, sent by the dashboard (always there, whichever runner ran the run).
+        services.AddWebhooks();
         return services;
     }
 }

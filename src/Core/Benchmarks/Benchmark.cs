@@ -25,6 +25,12 @@ public sealed class Benchmark
     /// <summary>Its runs are spread over this many runner agents (<see cref="Runs.Run.Agents"/>); null: the dashboard's own runner.</summary>
     public int? Agents { get; set; }
 
+    /// <summary>
+    /// Where a run that fails, fails its limits or regresses is announced (<see cref="Notifications.RunNotifications"/>);
+    /// stored as a JSON array, checked by <see cref="Notifications.WebhookUrls"/>.
+    /// </summary>
+    public List<string> WebhookUrls { get; set; } = [];
+
     /// <summary>The schedule slot last turned into a run; guards against enqueuing the same slot twice.</summary>
     public long? LastScheduledUtcMs { get; set; }
 }

@@ -4,7 +4,7 @@ using Microsoft.EntityFrameworkCore;
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>Saved benchmark definitions: validated before anything is stored.</summary>
-public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits)
+public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits, Security.TargetPolicy policy)
 {
     public Task<List<Benchmark>> ListAsync(CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().OrderBy(b => b.Name).ToListAsync(ct);
@@ -17,19 +17,27 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
     /// <param name="agents">Its runs spread over this many runner agents; null: the dashboard's own runner.</param>
     /// <param name="timeZone">The IANA zone its schedule is read in; null keeps the stored one (UTC for a new benchmark), empty means UTC.</param>
+    /// <param name="webhookUrls">Where its failing runs are announced; null keeps the stored ones, empty removes them.</param>
     public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null)
+        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null,
+        IEnumerable<string>? webhookUrls = null)
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
         Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+        List<string>? hooks = null;
+        if (webhookUrls is not null)
+        {
+            (hooks, var refused) = await Notifications.WebhookUrls.ValidateAsync(webhookUrls, policy, ct);
+            if (refused is not null) errors["webhookUrls"] = [refused];
+        }
         // Serialized only once valid (an invalid value such as NaN may not be serializable); with errors nothing is stored.
-        return await SaveAsync(id, name, kind.Name, errors.Count > 0 ? "" : Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, ct);
+        return await SaveAsync(id, name, kind.Name, errors.Count > 0 ? "" : Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, hooks, ct);
     }
 
     async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, string? timeZone, bool enabled,
-        Thresholds? thresholds, int? agents, CancellationToken ct)
+        Thresholds? thresholds, int? agents, List<string>? webhookUrls, CancellationToken ct)
     {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
         name = name?.Trim() ?? ""; // a form posts no value at all for an empty field
@@ -66,6 +74,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         benchmark.TimeZone = timeZone;
         benchmark.Enabled = enabled;
         benchmark.Agents = agents;
+        if (webhookUrls is not null) benchmark.WebhookUrls = webhookUrls;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
         await db.SaveChangesAsync(ct);
         return (benchmark, errors);

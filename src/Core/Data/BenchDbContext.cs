@@ -12,6 +12,7 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<StoredDigest> Digests => Set<StoredDigest>();
     public DbSet<StoredLatencies> Latencies => Set<StoredLatencies>();
     public DbSet<Calibration.AaCheck> AaChecks => Set<Calibration.AaCheck>();
+    public DbSet<Notifications.WebhookDelivery> WebhookDeliveries => Set<Notifications.WebhookDelivery>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder) =>
         modelBuilder.ApplyConfigurationsFromAssembly(typeof(BenchDbContext).Assembly);

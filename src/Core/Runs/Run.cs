@@ -54,6 +54,12 @@ public sealed class Run
     public string? Error { get; set; }
 
     /// <summary>
+    /// When the dashboard judged the finished run for its benchmark's webhooks (<see cref="Notifications.RunNotifications"/>);
+    /// null until then. Runs that ended before webhooks existed were marked by the upgrade, so none is announced late.
+    /// </summary>
+    public long? WebhooksCheckedUtcMs { get; set; }
+
+    /// <summary>
     /// How many runner agents on other machines share the run's load (issue 16), each a shard of it; null for a
     /// run of the dashboard's own runner. Such a run is claimed by the dashboard's agent coordinator only.
     /// </summary>

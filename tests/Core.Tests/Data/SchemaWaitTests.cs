@@ -20,7 +20,7 @@ public class SchemaWaitTests
         Assert.False(waiting.IsCompleted);
         var said = Assert.Single(logs.Messages(LogLevel.Warning));
         var migrations = typeof(BenchDashboard.Core.Data.BenchDbContext).Assembly.GetTypes().Count(t => t.IsDefined(typeof(Microsoft.EntityFrameworkCore.Migrations.MigrationAttribute), false));
-        Assert.Contains($"lacks {migrations} migration(s) of this build (the latest: 20261124194839_BenchmarkTimeZone)", said);
+        Assert.Contains($"lacks {migrations} migration(s) of this build (the latest: 20261125051623_BenchmarkWebhooks)", said);
         Assert.Contains("the dashboard applies them when it starts: waiting for it", said);
 
         await provider.MigrateDatabaseAsync();

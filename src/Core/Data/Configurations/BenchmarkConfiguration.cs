@@ -13,5 +13,6 @@ sealed class BenchmarkConfiguration : IEntityTypeConfiguration<Benchmark>
         b.Property(x => x.Kind).HasMaxLength(32);
         b.Property(x => x.CronSchedule).HasMaxLength(100);
         b.Property(x => x.TimeZone).HasMaxLength(64).HasDefaultValue(CronSchedules.DefaultTimeZone);
+        b.PrimitiveCollection(x => x.WebhookUrls).HasDefaultValueSql("'[]'");
     }
 }

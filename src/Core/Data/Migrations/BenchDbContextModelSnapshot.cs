@@ -62,6 +62,12 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasColumnType("TEXT")
                         .HasDefaultValue("UTC");
 
+                    b.PrimitiveCollection<string>("WebhookUrls")
+                        .IsRequired()
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("TEXT")
+                        .HasDefaultValueSql("'[]'");
+
                     b.HasKey("Id");
 
                     b.HasIndex("Name")
@@ -103,6 +109,61 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.HasIndex("BenchmarkId", "Id");
 
                     b.ToTable("AaChecks");
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Notifications.WebhookDelivery", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Attempts")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("CreatedUtcMs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Event")
+                        .IsRequired()
+                        .HasMaxLength(32)
+                        .HasColumnType("TEXT");
+
+                    b.Property<long?>("LastAttemptUtcMs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("LastError")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int?>("LastStatusCode")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("NextAttemptUtcMs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("PayloadJson")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Status")
+                        .IsRequired()
+                        .HasMaxLength(16)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Url")
+                        .IsRequired()
+                        .HasMaxLength(2000)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.HasIndex("RunId");
+
+                    b.HasIndex("Status", "NextAttemptUtcMs");
+
+                    b.ToTable("WebhookDeliveries");
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Run", b =>
@@ -177,9 +238,15 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<string>("SummaryJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<long?>("WebhooksCheckedUtcMs")
+                        .HasColumnType("INTEGER");
+
                     b.HasKey("Id");
 
                     b.HasIndex("Status");
+
+                    b.HasIndex("WebhooksCheckedUtcMs")
+                        .HasFilter("\"WebhooksCheckedUtcMs\" IS NULL");
 
                     b.HasIndex("BenchmarkId", "Id");
 
@@ -290,6 +357,15 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)
                         .WithMany()
                         .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Notifications.WebhookDelivery", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });

@@ -8,7 +8,7 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
 /// <summary>Creates or edits a saved benchmark of any kind and its schedule and limits; invalid input stores nothing.</summary>
-public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
+public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.Extensions.Options.IOptions<Core.Notifications.WebhookOptions> webhooks) : PageModel
 {
     [BindProperty] public string? Name { get; set; } // nullable: an empty name is the store's message, not a binding error
     [BindProperty] public string? CronSchedule { get; set; }
@@ -20,6 +20,12 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
     /// <summary>Its runs spread over this many runner agents (issue 16); empty: the dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
+
+    /// <summary>Webhook URLs, one a line: where a run that fails, fails its limits or regresses is announced.</summary>
+    [BindProperty] public string? WebhookUrls { get; set; }
+
+    /// <summary>Without a signing key nothing is sent; the editor says so beside the field.</summary>
+    public bool SigningKeySet => !string.IsNullOrEmpty(webhooks.Value.SigningKey);
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }
 
@@ -40,6 +46,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         TimeZone = benchmark.TimeZone;
         Enabled = benchmark.Enabled;
         Agents = benchmark.Agents;
+        WebhookUrls = string.Join('\n', benchmark.WebhookUrls);
         Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
         Current = page;
         Form = page.NewForm();
@@ -61,7 +68,8 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms) : PageModel
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)
         {
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "");
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "",
+                (WebhookUrls ?? "").Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries));
             if (saved is not null) return Redirect("/benchmarks");
         }
         ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));

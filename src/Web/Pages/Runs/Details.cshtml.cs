@@ -10,8 +10,11 @@ namespace BenchDashboard.Web.Pages.Runs;
 /// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
 public sealed class DetailsModel(
     RunQueries queries, RunQueue queue, RunHistory history, BenchmarkStore benchmarks, KindForms forms, BenchmarkKinds kinds,
-    Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions) : PageModel
+    Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, Core.Notifications.RunNotifications notifications) : PageModel
 {
+    /// <summary>The run's webhook deliveries (attempts, last status, last error), oldest first.</summary>
+    public IReadOnlyList<Core.Notifications.WebhookDelivery> Webhooks { get; private set; } = [];
+
     /// <summary>The run's outcome judged: its colour and, when it is not good, why.</summary>
     public RunOutcome Outcome { get; private set; } = null!;
 
@@ -81,6 +84,7 @@ public sealed class DetailsModel(
         }
         ChartJson = RunCharts.Build(shown, Analysis, OpenLoad);
         History = await history.PointAsync(report.Run, ct, report.Statistics);
+        Webhooks = await notifications.ForRunAsync(id, ct);
         Planned = kinds.Planned(report.Run);
         var summary = report.Run.Status.IsFinal() ? History?.Summary ?? RunSummary.From(report.Statistics) : null;
         Outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, History?.Thresholds, History?.Regression);

@@ -21,7 +21,7 @@ public static class ModelStateErrors
             var key = field switch
             {
                 "kind" => "", // about the whole form: shown in its validation summary
-                "name" or "cronSchedule" or "timeZone" or "agents" => pascal,
+                "name" or "cronSchedule" or "timeZone" or "agents" or "webhookUrls" => pascal,
                 _ when thresholdsPrefix is not null && ThresholdFields.Contains(field) => $"{thresholdsPrefix}.{pascal}",
                 _ => $"{prefix}.{pascal}",
             };

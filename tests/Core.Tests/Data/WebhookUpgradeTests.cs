@@ -1,0 +1,72 @@
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Infrastructure;
+using Microsoft.EntityFrameworkCore.Migrations;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchDashboard.Core.Tests.Data;
+
+/// <summary>A database of the build before webhooks (every migration up to the time zones) opened by this one.</summary>
+public class WebhookUpgradeTests
+{
+    const string LastBeforeWebhooks = "20261124194839_BenchmarkTimeZone";
+
+    [Fact]
+    public async Task ADatabaseFromBeforeWebhooksOpensWithEveryRunAndBenchmarkIntactAndNoOldRunAnnounced()
+    {
+        using var dir = new TempDirectory();
+        var path = dir.File("before-webhooks.db");
+        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            connection.Open();
+            using var command = connection.CreateCommand();
+            command.CommandText = Ef6Database.Sql;
+            command.ExecuteNonQuery();
+        }
+        await using var services = DatabaseServices.For(path);
+        await using (var scope = services.CreateAsyncScope())
+        {
+            var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            await db.GetService<IMigrator>().MigrateAsync(LastBeforeWebhooks);
+            // A run still waiting in the old file: it is judged when it ends, like any other.
+            await db.Database.ExecuteSqlRawAsync("UPDATE Runs SET Status = 'Queued', EndedUtcMs = NULL WHERE Id = (SELECT MAX(Id) FROM Runs)");
+        }
+        var runsBefore = Rows(path, "SELECT * FROM Runs ORDER BY Id");
+        var benchmarksBefore = Rows(path, "SELECT * FROM Benchmarks ORDER BY Id");
+
+        await services.MigrateDatabaseAsync();
+
+        var columnsOfRuns = string.Join(", ", Columns(path, "Runs").Where(c => c != "WebhooksCheckedUtcMs").Select(c => $"\"{c}\""));
+        var columnsOfBenchmarks = string.Join(", ", Columns(path, "Benchmarks").Where(c => c != "WebhookUrls").Select(c => $"\"{c}\""));
+        Assert.Equal(runsBefore, Rows(path, $"SELECT {columnsOfRuns} FROM Runs ORDER BY Id"));
+        Assert.Equal(benchmarksBefore, Rows(path, $"SELECT {columnsOfBenchmarks} FROM Benchmarks ORDER BY Id"));
+        await using var after = services.CreateAsyncScope();
+        var upgraded = after.ServiceProvider.GetRequiredService<BenchDbContext>();
+        Assert.Empty(await upgraded.Database.GetPendingMigrationsAsync());
+        Assert.Equal(Ef6Database.Runs, await upgraded.Runs.CountAsync());
+        Assert.Equal(Ef6Database.Benchmarks, await upgraded.Benchmarks.CountAsync());
+        Assert.All(await upgraded.Benchmarks.ToListAsync(), b => Assert.Empty(b.WebhookUrls));
+        Assert.Empty(await upgraded.WebhookDeliveries.ToListAsync());
+        var runs = await upgraded.Runs.AsNoTracking().ToListAsync();
+        Assert.All(runs.Where(r => r.Status.IsFinal()), r => Assert.Equal(r.EndedUtcMs ?? r.QueuedUtcMs, r.WebhooksCheckedUtcMs));
+        Assert.Null(Assert.Single(runs, r => r.Status == RunStatus.Queued).WebhooksCheckedUtcMs);
+    }
+
+    static List<string> Columns(string path, string table) => Rows(path, $"SELECT name FROM pragma_table_info('{table}')");
+
+    static List<string> Rows(string path, string sql)
+    {
+        using var connection = new SqliteConnection($"Data Source={path};Pooling=False;Mode=ReadOnly");
+        connection.Open();
+        using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        using var reader = command.ExecuteReader();
+        var rows = new List<string>();
+        while (reader.Read())
+            rows.Add(string.Join(" | ", Enumerable.Range(0, reader.FieldCount).Select(i => reader.IsDBNull(i) ? "NULL" : Convert.ToString(reader.GetValue(i), System.Globalization.CultureInfo.InvariantCulture))));
+        return rows;
+    }
+}
