@@ -120,6 +120,10 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<int?>("BenchmarkId")
                         .HasColumnType("INTEGER");
 
+                    b.Property<string>("BenchmarkName")
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("CachingEvidenceJson")
                         .HasColumnType("TEXT");
 
