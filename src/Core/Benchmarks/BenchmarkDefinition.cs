@@ -1,6 +1,3 @@
-using System.Security.Cryptography;
-using System.Text;
-
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>
@@ -15,9 +12,10 @@ public sealed record BenchmarkDefinition(
 
     /// <summary>
     /// A strong entity tag: a hash of the stored definition, so any change to it (by the API, the form or an
-    /// import) makes a client's copy stale without a version column.
+    /// import) makes a client's copy stale without a version column. Keyed (<see cref="Security.ParameterDisplay.Keyed"/>):
+    /// a reader who is shown fingerprints must not be able to confirm a guessed secret by hashing it.
     /// </summary>
-    public string ETag => $"\"{Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(Json.Serialize(this))))[..32]}\"";
+    public string ETag(Security.ParameterDisplay display) => $"\"{display.Keyed(Json.Serialize(this))[..32]}\"";
 }
 
 /// <summary>

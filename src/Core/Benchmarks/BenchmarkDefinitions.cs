@@ -22,8 +22,11 @@ public sealed record DefinitionWrite(DefinitionOutcome Outcome, Benchmark? Bench
 /// has one of them, checked in the write's own transaction. Validation is <see cref="BenchmarkStore"/>'s, the
 /// form's, with its errors keyed by the API's field names (<see cref="ApiField"/>).
 /// </summary>
-public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store)
+public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store, Security.ParameterDisplay display)
 {
+    /// <summary>The benchmark's entity tag (<see cref="BenchmarkDefinition.ETag"/>), quoted, for an ETag header.</summary>
+    public string ETagOf(Benchmark benchmark) => BenchmarkDefinition.Of(benchmark).ETag(display);
+
     public Task<DefinitionWrite> CreateAsync(BenchmarkInput input, CancellationToken ct) => WriteAsync(null, input, null, ct);
 
     /// <param name="ifMatch">The tags of an If-Match header ("*" for any); null when it had none.</param>
@@ -63,8 +66,8 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
     internal Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(int? id, BenchmarkInput input, CancellationToken ct) =>
         store.SaveAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None, input.Agents, input.TimeZone ?? "");
 
-    static bool Matches(Benchmark benchmark, IReadOnlyCollection<string>? ifMatch) =>
-        ifMatch is null || ifMatch.Contains("*") || ifMatch.Contains(BenchmarkDefinition.Of(benchmark).ETag);
+    bool Matches(Benchmark benchmark, IReadOnlyCollection<string>? ifMatch) =>
+        ifMatch is null || ifMatch.Contains("*") || ifMatch.Contains(ETagOf(benchmark));
 
     static readonly HashSet<string> ThresholdFields =
         ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "latency", "regressionPercent", "trailingRuns"];
