@@ -80,7 +80,9 @@ public static partial class BenchmarkBody
         }
         catch (JsonException ex)
         {
-            errors[$"{prefix}.{FieldOf(ex)}".TrimEnd('.')] = [ex.Message];
+            // Said without .NET's type names: "could not be mapped to any .NET member contained in type …".
+            var message = UnmappedField().Match(ex.Message) is { Success: true } unmapped ? $"Unknown field '{unmapped.Groups[1].Value}'." : ex.Message;
+            errors[$"{prefix}.{FieldOf(ex)}".TrimEnd('.')] = [message];
             return null;
         }
     }
