@@ -83,6 +83,23 @@ public class BenchmarksApiTests
     }
 
     [Fact]
+    public async Task OfManyReplacesSentWithTheSameETagExactlyOneWins()
+    {
+        await using var app = Dashboard();
+        var admin = Admin(app);
+        var created = await admin.PostAsJsonAsync("/api/benchmarks", Latency());
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt32();
+
+        var answers = await Task.WhenAll(Enumerable.Range(0, 8).Select(i =>
+            admin.SendAsync(WithIfMatch(HttpMethod.Put, $"/api/benchmarks/{id}", created.Headers.ETag!.Tag, Latency($"writer {i}")))));
+
+        Assert.Single(answers, a => a.StatusCode == HttpStatusCode.OK);
+        Assert.Equal(7, answers.Count(a => a.StatusCode == HttpStatusCode.PreconditionFailed));
+        var winner = await answers.Single(a => a.StatusCode == HttpStatusCode.OK).Content.ReadFromJsonAsync<JsonElement>();
+        Assert.Equal(winner.GetProperty("name").GetString(), (await admin.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}")).GetProperty("name").GetString());
+    }
+
+    [Fact]
     public async Task AChangeMadeOnThePageMakesTheApisETagStale()
     {
         await using var app = Dashboard();
