@@ -65,6 +65,8 @@ public static class CoreServices
         services.AddScoped<Comparisons.ComparisonQueries>();
         services.AddScoped<Comparisons.VerdictEvidence>();
         services.AddScoped<BenchmarkStore>();
+        services.AddScoped<BenchmarkDefinitions>();
+        services.AddScoped<BenchmarkImport>();
         services.AddScoped<Calibration.AaChecks>();
         services.AddScoped<Notifications.RunNotifications>();
         services.AddOptions<Notifications.WebhookOptions>().BindConfiguration(Notifications.WebhookOptions.Section).ValidateDataAnnotations().ValidateOnStart();

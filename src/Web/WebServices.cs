@@ -64,6 +64,7 @@ public static class WebServices
                 return Task.CompletedTask;
             });
             openApi.AddOperationTransformer<Api.RunRequestSchema>();
+            openApi.AddOperationTransformer<Api.BenchmarkSchema>();
         });
         // What a page or poll of a run shows changes at most once a second (a heartbeat): fifty viewers cost one answer.
         services.AddOutputCache(cache => cache.AddPolicy(ViewerCache.Policy, ViewerCache.Build));

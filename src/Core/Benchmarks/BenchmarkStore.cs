@@ -65,6 +65,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
             benchmark = new Benchmark { Name = name, Kind = kind, ParametersJson = "{}", CreatedUtcMs = now };
             db.Benchmarks.Add(benchmark);
         }
+        var renamed = id is not null && benchmark.Name != name;
         benchmark.Name = name;
         benchmark.Kind = kind;
         benchmark.ParametersJson = parametersJson;
@@ -76,7 +77,11 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         benchmark.Agents = agents;
         if (webhookUrls is not null) benchmark.WebhookUrls = webhookUrls;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
+        // Its runs carry its name (kept when it is deleted): a rename reaches them in the same transaction.
+        await using var transaction = renamed && db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
         await db.SaveChangesAsync(ct);
+        if (renamed) await db.Runs.Where(r => r.BenchmarkId == benchmark.Id).ExecuteUpdateAsync(set => set.SetProperty(r => r.BenchmarkName, name), ct);
+        if (transaction is not null) await transaction.CommitAsync(ct);
         return (benchmark, errors);
     }
 

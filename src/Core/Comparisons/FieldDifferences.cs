@@ -34,7 +34,7 @@ public static class FieldDifferences
         var fields = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
             ["kind"] = item.Run.Kind,
-            ["benchmark"] = item.Run.Benchmark?.Name ?? "(ad hoc)",
+            ["benchmark"] = item.Run.Benchmark?.Name ?? item.Run.BenchmarkName ?? "(ad hoc)",
         };
         if (item.Series is not null) fields["series"] = item.Series;
         Add(fields, "parameters", JsonNode.Parse(shownParameters(item.Run.ParametersJson)));

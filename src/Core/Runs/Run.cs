@@ -11,6 +11,12 @@ public sealed class Run
     public int? BenchmarkId { get; set; }
     public Benchmark? Benchmark { get; set; }
 
+    /// <summary>
+    /// Its benchmark's name, kept as the benchmark is renamed: when the benchmark is deleted the run keeps it
+    /// (the key is then null) and still says which benchmark it came from.
+    /// </summary>
+    public string? BenchmarkName { get; set; }
+
     /// <summary>The <see cref="IBenchmarkKind.Name"/> of its kind ("http", "table", …).</summary>
     public required string Kind { get; set; }
     public required string ParametersJson { get; set; }

@@ -73,10 +73,12 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct, int? agents = null)
     {
         if (errors.Count > 0) return new EnqueueResult(null, errors);
+        var benchmarkName = benchmarkId is { } id ? await db.Benchmarks.Where(b => b.Id == id).Select(b => b.Name).FirstOrDefaultAsync(ct) : null;
         var run = new Run
         {
             Agents = agents,
             BenchmarkId = benchmarkId,
+            BenchmarkName = benchmarkName,
             Kind = kind,
             ParametersJson = parametersJson,
             Status = RunStatus.Queued,

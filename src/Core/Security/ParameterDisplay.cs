@@ -64,6 +64,9 @@ public sealed class ParameterDisplay
         return shown.ToString();
     }
 
+    /// <summary>An HMAC-SHA256 of a text under this installation's key, in hex: it changes with the text, yet confirms no guess of a secret in it.</summary>
+    public string Keyed(string text) => Convert.ToHexStringLower(HMACSHA256.HashData(key, Encoding.UTF8.GetBytes(text)));
+
     /// <summary>"(hidden, 41 chars, id 3f2a9c1e)": the length and 32 bits of HMAC-SHA256 under this installation's key.</summary>
     public string Fingerprint(string? value) =>
         value is null ? "(hidden)" : $"(hidden, {value.Length} chars, id {Convert.ToHexStringLower(HMACSHA256.HashData(key, Encoding.UTF8.GetBytes(value)))[..8]})";

@@ -47,8 +47,9 @@ public static class CompareApi
     }
 
     /// <summary>Accepts both <c>items=1,2</c> and <c>items=1&amp;items=2</c>.</summary>
-    public static List<string> SplitItems(string[]? items) =>
-        (items ?? []).SelectMany(i => i.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
+    /// <remarks>A page binds <c>?items=</c> (empty) as an array holding null.</remarks>
+    public static List<string> SplitItems(string?[]? items) =>
+        (items ?? []).OfType<string>().SelectMany(i => i.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)).ToList();
 
     /// <summary>One row per item: each figure, then each as a percentage of the baseline, then the verdicts.</summary>
     static string Csv(RunComparison c)

@@ -88,7 +88,7 @@ public sealed record RunDto(
 
     /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>
     public static RunDto From(Run run, Func<string, string> shownParameters, RunStatistics? stats = null, IReadOnlyList<SeriesDto>? series = null) => new(
-        run.Id, run.BenchmarkId, run.Benchmark?.Name, run.Kind, run.Status.ToApiName(),
+        run.Id, run.BenchmarkId, run.Benchmark?.Name ?? run.BenchmarkName, run.Kind, run.Status.ToApiName(),
         FromMs(run.QueuedUtcMs), run.StartedUtcMs is { } s ? FromMs(s) : null, run.EndedUtcMs is { } e ? FromMs(e) : null,
         run.CompletedRequests,
         JsonSerializer.Deserialize<JsonElement>(shownParameters(run.ParametersJson)),

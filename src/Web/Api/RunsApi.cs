@@ -41,7 +41,7 @@ public static class RunsApi
     /// <c>{"kind":"table","connection":"tables",…}</c>; invalid input queues nothing.
     /// </summary>
     /// <summary>Secrets in parameters for this request's reader: in full for an identified administrator, else fingerprinted.</summary>
-    static Func<string, string> Shown(HttpContext context, ParameterDisplay display) =>
+    internal static Func<string, string> Shown(HttpContext context, ParameterDisplay display) =>
         AdminGate.IsIdentifiedAdmin(context) ? json => json : display.Redact;
 
     static async Task<IResult> CreateAsync(HttpRequest request, RunQueue queue, BenchmarkKinds kinds, ParameterDisplay display, CancellationToken ct)

@@ -42,6 +42,24 @@ public class MigrationTests
     }
 
     [Fact]
+    public async Task AnOlderDatabaseKeepsEveryRunAndItsRunsGetTheirBenchmarksNames()
+    {
+        using var dir = new TempDirectory();
+        await using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite($"Data Source={dir.File("old.db")}").Options);
+        var migrator = db.GetService<IMigrator>();
+        await migrator.MigrateAsync("BenchmarkTimeZone"); // the schema before runs kept their benchmark's name
+        foreach (var name in new[] { "nightly", "smoke" })
+            await db.Database.ExecuteSqlInterpolatedAsync($"INSERT INTO Benchmarks (Name, Kind, ParametersJson, Enabled, CreatedUtcMs) VALUES ({name}, 'http', '{{}}', 1, 0)");
+        foreach (var benchmarkId in new int?[] { 1, 1, 2, null })
+            await db.Database.ExecuteSqlInterpolatedAsync($"INSERT INTO Runs (BenchmarkId, Kind, ParametersJson, Status, QueuedUtcMs, CompletedRequests, CancelRequested) VALUES ({benchmarkId}, 'http', '{{}}', 'Completed', 0, 0, 0)");
+
+        await migrator.MigrateAsync();
+
+        var runs = await db.Runs.OrderBy(r => r.Id).Select(r => new { r.BenchmarkId, r.BenchmarkName }).ToListAsync();
+        Assert.Equal(new (int?, string?)[] { (1, "nightly"), (1, "nightly"), (2, "smoke"), (null, null) }, runs.Select(r => (r.BenchmarkId, r.BenchmarkName)));
+    }
+
+    [Fact]
     public void TheModelHasNoChangesMissingFromTheMigrations()
     {
         using var db = new BenchDbContext(new DbContextOptionsBuilder<BenchDbContext>().UseSqlite("Data Source=:memory:").Options);

@@ -31,6 +31,14 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         """{"kind":"cache","model":"open","rate":0,"stages":[{"durationSeconds":1,"rate":5}],"keyCount":5}""",
     ];
 
+    /// <summary>Saved benchmarks as the benchmarks API and its import take them; "NAME" becomes a fresh name.</summary>
+    static readonly string[] BenchmarkBodies =
+    [
+        """{"name":"NAME","kind":"http","parameters":{"url":"http://127.0.0.1:1/","requests":5,"timeoutMs":1000},"schedule":"*/5 * * * *","timeZone":"Europe/Berlin","thresholds":{"maxP95Ms":50,"trailingRuns":5}}""",
+        """{"name":"NAME","kind":"cache","parameters":{"requests":5,"keyCount":5},"enabled":false,"agents":null}""",
+        """{"name":"NAME","kind":"fileSystem","parameters":{"directories":["temp"],"fileCount":1,"largeFileMiB":0},"thresholds":{"latency":"service"}}""",
+    ];
+
     /// <summary>Numbers no field can hold: non-finite (as JSON cannot say them, and as text), past double and long, and text.</summary>
     static readonly string[] Numbers =
     [
@@ -62,6 +70,7 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         "backend", "connection", "phases", "keyCount", "valueBytes", "keyPrefix", "cleanup", "directories", "fileCount", "fileBytes",
         "filesPerDirectory", "largeFileMiB", "table", "entityBytes", "operations", "batchSize", "expect100Continue", "nagle", "Url", "REQUESTS", "nope",
         "model", "rate", "stages",
+        "name", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "maxP95Ms", "latency", "trailingRuns", "benchmarks", "id",
     ];
 
     static readonly string[] QueryValues =
@@ -122,9 +131,17 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
                 var location = response.Headers.Location?.ToString() ?? "";
                 var uri = request.RequestUri!; // made absolute by the client
                 var startsRun = uri.AbsolutePath == "/runs/new" || uri.Query.Contains("handler=Run&");
-                if (status == 201 || (startsRun && status == 302 && Regex.IsMatch(location, "^/runs/\\d+$"))) acceptedRuns++;
+                var savesBenchmark = uri.AbsolutePath == "/api/benchmarks";
+                if ((status == 201 && !savesBenchmark) || (startsRun && status == 302 && Regex.IsMatch(location, "^/runs/\\d+$"))) acceptedRuns++;
                 if (status == 302 && location == "/benchmarks" && request.RequestUri!.AbsolutePath == "/benchmarks/edit") acceptedBenchmarks++;
+                if (status == 201 && savesBenchmark) acceptedBenchmarks++;
+                if (status == 200 && uri.AbsolutePath == "/api/benchmarks/import")
+                {
+                    using var imported = System.Text.Json.JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+                    if (!imported.RootElement.GetProperty("dryRun").GetBoolean()) acceptedBenchmarks += imported.RootElement.GetProperty("created").GetArrayLength();
+                }
             }
+            if (request.Method == HttpMethod.Delete && status == 204) acceptedBenchmarks--;
         }
 
         output.WriteLine($"{environment}: {Requests} requests, statuses {string.Join(", ", statuses.Select(s => $"{s.Key} × {s.Value}"))}; {acceptedRuns} runs and {acceptedBenchmarks} benchmarks accepted");
@@ -160,8 +177,10 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
 
     static async Task<(HttpRequestMessage Request, string Describe)> NextAsync(Random random, HttpClient client, Dictionary<string, string> tokens)
     {
-        switch (random.Next(10))
+        switch (random.Next(12))
         {
+            case >= 10:
+                return BenchmarkRequest(random);
             case < 4:
                 var body = MutatedBody(random);
                 var content = new ByteArrayContent(body);
@@ -172,19 +191,50 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
                     "/api/runs?benchmarkId={0}&status={1}", "/api/runs?env={0}&envValue={1}", "/api/runs/{0}?includeStats={1}", "/api/runs/{0}/analysis?window={1}&series={0}",
                     "/api/runs/{0}/samples?format={1}", "/api/compare?items={0}&baseline={1}&seed={0}&format={1}", "/api/benchmarks/{0}/trend?take={1}",
                     "/runs/{0}?window={1}&baseline={0}&series={1}", "/compare?items={0}&baseline={1}&seed={0}", "/?benchmarkId={0}&status={1}&env={0}&envValue={1}",
-                    "/benchmarks/{0}/trend", "/benchmarks/edit/{0}", "/runs/new?kind={0}&Http.Requests={1}", "/login?returnUrl={0}", "/api/runs/{0}/cancel"]);
+                    "/benchmarks/{0}/trend", "/benchmarks/edit/{0}", "/runs/new?kind={0}&Http.Requests={1}", "/login?returnUrl={0}", "/api/runs/{0}/cancel",
+                    "/api/benchmarks/{0}", "/api/benchmarks/export", "/api/benchmarks/{0}/runs"]);
                 // {0} may stand in a path segment: a NUL there is refused by the HTTP parser before the app sees it.
                 var url = string.Format(path, Pick(random, PathValues), Pick(random, QueryValues));
-                return (new HttpRequestMessage(url.EndsWith("/cancel") ? HttpMethod.Post : HttpMethod.Get, url), $"GET {url}");
+                var post = url.EndsWith("/cancel") || url.EndsWith("/runs");
+                return (new HttpRequestMessage(post ? HttpMethod.Post : HttpMethod.Get, url), $"{(post ? "POST" : "GET")} {url}");
             default:
                 return await FormAsync(random, client, tokens);
         }
     }
 
-    /// <summary>One of the base bodies with one to three mutations.</summary>
-    static byte[] MutatedBody(Random random)
+    /// <summary>
+    /// A saved benchmark created, replaced, deleted or imported (perhaps as a dry run, perhaps twice in one
+    /// document), its body mutated as the runs' are; ids are small, so some exist.
+    /// </summary>
+    static (HttpRequestMessage, string) BenchmarkRequest(Random random)
     {
-        var text = Pick(random, BaseBodies);
+        var one = () => Pick(random, BenchmarkBodies).Replace("NAME", "fuzz " + random.Next(1_000_000));
+        var id = random.Next(4) == 0 ? Pick(random, PathValues) : random.Next(1, 6).ToString();
+        var (method, path, text) = random.Next(5) switch
+        {
+            0 => (HttpMethod.Put, $"/api/benchmarks/{id}", one()),
+            1 => (HttpMethod.Delete, $"/api/benchmarks/{id}", ""),
+            2 => (HttpMethod.Post, "/api/benchmarks/import" + Pick(random, ["", "?dryRun=true", "?dryRun=false", "?dryRun=maybe"]),
+                $"{{\"benchmarks\":[{string.Join(",", Enumerable.Range(0, random.Next(4)).Select(_ => one()))}]}}"),
+            _ => (HttpMethod.Post, "/api/benchmarks", one()),
+        };
+        var request = new HttpRequestMessage(method, path);
+        if (method != HttpMethod.Delete)
+        {
+            var body = Mutate(random, text);
+            request.Content = new ByteArrayContent(body);
+            request.Content.Headers.TryAddWithoutValidation("Content-Type", "application/json");
+            text = Encoding.UTF8.GetString(body);
+        }
+        if (random.Next(4) == 0) request.Headers.TryAddWithoutValidation("If-Match", Pick(random, ["*", "\"0000\"", "W/\"x\"", "nonsense", "\"\""]));
+        return (request, $"{method} {path} {Shorten(text)}");
+    }
+
+    /// <summary>One of the base bodies with one to three mutations.</summary>
+    static byte[] MutatedBody(Random random) => Mutate(random, Pick(random, BaseBodies));
+
+    static byte[] Mutate(Random random, string text)
+    {
         for (var n = random.Next(1, 4); n > 0; n--)
         {
             var field = Pick(random, Fields);

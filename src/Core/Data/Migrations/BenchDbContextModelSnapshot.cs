@@ -181,6 +181,10 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<int?>("BenchmarkId")
                         .HasColumnType("INTEGER");
 
+                    b.Property<string>("BenchmarkName")
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("CachingEvidenceJson")
                         .HasColumnType("TEXT");
 

@@ -1,0 +1,27 @@
+namespace BenchDashboard.Core.Benchmarks;
+
+/// <summary>
+/// What a saved benchmark is, as stored: everything its owner chose and nothing the dashboard keeps for itself
+/// (id, creation time, the last schedule slot). Two benchmarks with equal definitions run the same way.
+/// </summary>
+public sealed record BenchmarkDefinition(
+    string Name, string Kind, string ParametersJson, string? Schedule, string TimeZone, bool Enabled, string? ThresholdsJson, int? Agents)
+{
+    public static BenchmarkDefinition Of(Benchmark b) =>
+        new(b.Name, b.Kind, b.ParametersJson, b.CronSchedule, b.TimeZone, b.Enabled, b.ThresholdsJson, b.Agents);
+
+    /// <summary>
+    /// A strong entity tag: a hash of the stored definition, so any change to it (by the API, the form or an
+    /// import) makes a client's copy stale without a version column. Keyed (<see cref="Security.ParameterDisplay.Keyed"/>):
+    /// a reader who is shown fingerprints must not be able to confirm a guessed secret by hashing it.
+    /// </summary>
+    public string ETag(Security.ParameterDisplay display) => $"\"{display.Keyed(Json.Serialize(this))[..32]}\"";
+}
+
+/// <summary>
+/// A benchmark as the API or a definition file gives it: <paramref name="Parameters"/> is a registered kind's
+/// parameters record (the kind follows from its type). A replace, not a patch: what is left out takes its default.
+/// </summary>
+/// <param name="TimeZone">Null or empty: UTC.</param>
+/// <param name="Thresholds">Null: the default regression rule and no limits.</param>
+public sealed record BenchmarkInput(string? Name, object Parameters, string? Schedule, string? TimeZone, bool Enabled, Thresholds? Thresholds, int? Agents);
