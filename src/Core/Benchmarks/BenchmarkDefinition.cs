@@ -5,10 +5,19 @@ namespace BenchDashboard.Core.Benchmarks;
 /// (id, creation time, the last schedule slot). Two benchmarks with equal definitions run the same way.
 /// </summary>
 public sealed record BenchmarkDefinition(
-    string Name, string Kind, string ParametersJson, string? Schedule, string TimeZone, bool Enabled, string? ThresholdsJson, int? Agents)
+    string Name, string Kind, string ParametersJson, string? Schedule, string TimeZone, bool Enabled, string? ThresholdsJson, int? Agents,
+    IReadOnlyList<string> WebhookUrls)
 {
     public static BenchmarkDefinition Of(Benchmark b) =>
-        new(b.Name, b.Kind, b.ParametersJson, b.CronSchedule, b.TimeZone, b.Enabled, b.ThresholdsJson, b.Agents);
+        new(b.Name, b.Kind, b.ParametersJson, b.CronSchedule, b.TimeZone, b.Enabled, b.ThresholdsJson, b.Agents, b.WebhookUrls.ToList());
+
+    /// <summary>Equal when every field is, the webhook URLs compared in order (a record alone would compare the lists' references).</summary>
+    public bool Equals(BenchmarkDefinition? other) =>
+        other is not null && (Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, Agents)
+            == (other.Name, other.Kind, other.ParametersJson, other.Schedule, other.TimeZone, other.Enabled, other.ThresholdsJson, other.Agents)
+        && WebhookUrls.SequenceEqual(other.WebhookUrls);
+
+    public override int GetHashCode() => HashCode.Combine(Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, Agents);
 
     /// <summary>
     /// A strong entity tag: a hash of the stored definition, so any change to it (by the API, the form or an
@@ -24,4 +33,6 @@ public sealed record BenchmarkDefinition(
 /// </summary>
 /// <param name="TimeZone">Null or empty: UTC.</param>
 /// <param name="Thresholds">Null: the default regression rule and no limits.</param>
-public sealed record BenchmarkInput(string? Name, object Parameters, string? Schedule, string? TimeZone, bool Enabled, Thresholds? Thresholds, int? Agents);
+/// <param name="Webhooks">The URLs told when a run fails, fails a limit or regresses; null: none.</param>
+public sealed record BenchmarkInput(string? Name, object Parameters, string? Schedule, string? TimeZone, bool Enabled, Thresholds? Thresholds, int? Agents,
+    IReadOnlyList<string>? Webhooks = null);

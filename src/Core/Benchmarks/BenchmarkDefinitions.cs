@@ -64,7 +64,8 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
 
     /// <summary>A whole replacement: what the input leaves out takes its default (UTC, no limits).</summary>
     internal Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(int? id, BenchmarkInput input, CancellationToken ct) =>
-        store.SaveAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None, input.Agents, input.TimeZone ?? "");
+        store.SaveAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None, input.Agents, input.TimeZone ?? "",
+            input.Webhooks ?? []);
 
     bool Matches(Benchmark benchmark, IReadOnlyCollection<string>? ifMatch) =>
         ifMatch is null || ifMatch.Contains("*") || ifMatch.Contains(ETagOf(benchmark));
@@ -79,6 +80,7 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
     public static string ApiField(string key) => key.Split('[', '.')[0] switch
     {
         "cronSchedule" => "schedule",
+        "webhookUrls" => "webhooks",
         "name" or "timeZone" or "agents" or "kind" or "id" => key,
         var field when ThresholdFields.Contains(field) => $"thresholds.{key}",
         _ => $"parameters.{key}",

@@ -11,6 +11,9 @@ public static class WebhookUrls
 {
     public const int MaxCount = 10, MaxLength = 2000;
 
+    /// <summary>A webhook URL as someone who is not an administrator sees it: a receiver's token is often in its path, so only where it goes.</summary>
+    public static string Redact(string url) => Uri.TryCreate(url, UriKind.Absolute, out var uri) ? $"{uri.Scheme}://{uri.Authority}/…" : "…";
+
     /// <summary>The URLs trimmed, blanks and repeats dropped, or the error for the "webhookUrls" field.</summary>
     public static async Task<(List<string> Urls, string? Error)> ValidateAsync(IEnumerable<string>? urls, TargetPolicy policy, CancellationToken ct)
     {

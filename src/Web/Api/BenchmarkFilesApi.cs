@@ -20,7 +20,7 @@ public static class BenchmarkFilesApi
 
     static async Task<IResult> ExportAsync(BenchmarkStore store, ParameterDisplay display, HttpContext context, CancellationToken ct)
     {
-        var shown = RunsApi.Shown(context, display);
+        var shown = RunsApi.ReaderOf(context, display);
         var benchmarks = (await store.ListAsync(ct)).OrderBy(b => b.Name, StringComparer.Ordinal)
             .Select(b => BenchmarkDefinitionDto.From(BenchmarkDto.From(b, shown))).ToList();
         return TypedResults.Ok(new BenchmarkFileDto(benchmarks));

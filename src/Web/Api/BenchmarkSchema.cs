@@ -69,6 +69,12 @@ public sealed class BenchmarkSchema(BenchmarkKinds kinds) : IOpenApiOperationTra
             properties["enabled"] = new OpenApiSchema { Type = JsonSchemaType.Boolean, Default = JsonValue.Create(true) };
             properties["thresholds"] = new OpenApiSchema { OneOf = [thresholds, new OpenApiSchema { Type = JsonSchemaType.Null }], Description = "Pass/fail limits and the regression rule; null: no limits, the default rule." };
             properties["agents"] = new OpenApiSchema { Type = JsonSchemaType.Integer | JsonSchemaType.Null, Minimum = "1", Description = "Spread its runs over this many runner agents; null: the dashboard's own runner." };
+            properties["webhooks"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Array | JsonSchemaType.Null, MaxItems = Core.Notifications.WebhookUrls.MaxCount,
+                Items = new OpenApiSchema { Type = JsonSchemaType.String, Format = "uri", MaxLength = Core.Notifications.WebhookUrls.MaxLength },
+                Description = "URLs told (a signed POST) when a run fails, fails a limit or regresses; only scheme and host are shown to anyone but an administrator.",
+            };
             variants.Add(new OpenApiSchema
             {
                 Title = $"{kind.Name}: {kind.Title}",

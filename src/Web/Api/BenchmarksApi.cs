@@ -33,7 +33,7 @@ public static class BenchmarksApi
 
     static async Task<Ok<List<BenchmarkDto>>> ListAsync(BenchmarkStore store, ParameterDisplay display, HttpContext context, CancellationToken ct)
     {
-        var shown = RunsApi.Shown(context, display);
+        var shown = RunsApi.ReaderOf(context, display);
         return TypedResults.Ok((await store.ListAsync(ct)).Select(b => BenchmarkDto.From(b, shown)).ToList());
     }
 
@@ -41,7 +41,7 @@ public static class BenchmarksApi
     {
         if (await store.FindAsync(id, ct) is not { } benchmark) return TypedResults.NotFound();
         context.Response.Headers.ETag = definitions.ETagOf(benchmark);
-        return TypedResults.Ok(BenchmarkDto.From(benchmark, RunsApi.Shown(context, display)));
+        return TypedResults.Ok(BenchmarkDto.From(benchmark, RunsApi.ReaderOf(context, display)));
     }
 
     static async Task<IResult> CreateAsync(HttpRequest request, BenchmarkKinds kinds, BenchmarkDefinitions definitions, ParameterDisplay display, CancellationToken ct)
@@ -51,7 +51,7 @@ public static class BenchmarksApi
         var write = await definitions.CreateAsync(input, ct);
         if (write.Outcome != DefinitionOutcome.Done) return Answer(write);
         request.HttpContext.Response.Headers.ETag = definitions.ETagOf(write.Benchmark!);
-        return TypedResults.Created($"/api/benchmarks/{write.Benchmark!.Id}", BenchmarkDto.From(write.Benchmark, RunsApi.Shown(request.HttpContext, display)));
+        return TypedResults.Created($"/api/benchmarks/{write.Benchmark!.Id}", BenchmarkDto.From(write.Benchmark, RunsApi.ReaderOf(request.HttpContext, display)));
     }
 
     /// <summary>Replaces the whole definition: what the body leaves out takes its default. Its kind cannot change.</summary>
@@ -62,7 +62,7 @@ public static class BenchmarksApi
         var write = await definitions.ReplaceAsync(id, input, IfMatch(request), ct);
         if (write.Outcome != DefinitionOutcome.Done) return Answer(write);
         request.HttpContext.Response.Headers.ETag = definitions.ETagOf(write.Benchmark!);
-        return TypedResults.Ok(BenchmarkDto.From(write.Benchmark!, RunsApi.Shown(request.HttpContext, display)));
+        return TypedResults.Ok(BenchmarkDto.From(write.Benchmark!, RunsApi.ReaderOf(request.HttpContext, display)));
     }
 
     /// <summary>Deletes the benchmark; its runs stay and keep its name.</summary>

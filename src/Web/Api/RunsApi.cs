@@ -36,14 +36,21 @@ public static class RunsApi
         return group;
     }
 
-    /// <summary>
-    /// Queues a run. Body: the kind's name and its parameters, <c>{"kind":"http","url":…,"requests":…}</c>,
-    /// <c>{"kind":"table","connection":"tables",…}</c>; invalid input queues nothing.
-    /// </summary>
     /// <summary>Secrets in parameters for this request's reader: in full for an identified administrator, else fingerprinted.</summary>
     internal static Func<string, string> Shown(HttpContext context, ParameterDisplay display) =>
         AdminGate.IsIdentifiedAdmin(context) ? json => json : display.Redact;
 
+    /// <summary>How this request's reader sees a saved benchmark's secrets: its parameters (<see cref="Shown"/>) and its webhook URLs.</summary>
+    public sealed record Reader(Func<string, string> Parameters, Func<string, string> WebhookUrl);
+
+    internal static Reader ReaderOf(HttpContext context, ParameterDisplay display) => AdminGate.IsIdentifiedAdmin(context)
+        ? new(json => json, url => url)
+        : new(display.Redact, Core.Notifications.WebhookUrls.Redact);
+
+    /// <summary>
+    /// Queues a run. Body: the kind's name and its parameters, <c>{"kind":"http","url":…,"requests":…}</c>,
+    /// <c>{"kind":"table","connection":"tables",…}</c>; invalid input queues nothing.
+    /// </summary>
     static async Task<IResult> CreateAsync(HttpRequest request, RunQueue queue, BenchmarkKinds kinds, ParameterDisplay display, CancellationToken ct)
     {
         var (body, invalid, status) = await ApiJson.ReadObjectAsync(request, ct);
