@@ -97,7 +97,9 @@ public sealed class DefinitionsVerbsTests(PublishedDashboard published, Installe
         var result = await Client.RunAsync(env, "run", "no such benchmark");
 
         Assert.Equal(2, result.ExitCode);
-        Assert.Contains("No benchmark is named \"no such benchmark\". Saved: \"cli passes\"", result.Error);
+        Assert.Contains("No benchmark is named \"no such benchmark\". Saved: ", result.Error);
+        Assert.Contains("\"cli passes\" (", result.Error);
+        Assert.Contains("\"cli fails\" (", result.Error);
     }
 
     [Fact]

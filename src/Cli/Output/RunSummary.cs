@@ -101,7 +101,7 @@ public static class RunSummary
         Banner(text, "VERDICT");
         if (run.Field("thresholds") is { } limits)
             foreach (var check in limits.Items("checks"))
-                text.AppendLine(Invariant($"{check.String("metric")} limit {Number(check.Number("limit"), "0.###")}: {Number(check.Number("actual"), "0.###")} {(check.Boolean("passed") == true ? "passed" : "FAILED")}"));
+                text.AppendLine(Invariant($"{check.String("metric")} limit {Number(check.Number("limit"), "0.######")}: {Number(check.Number("actual"), "0.###")} {(check.Boolean("passed") == true ? "passed" : "FAILED")}"));
         else text.AppendLine("Limits:                         none set");
         if (run.Field("regression") is { } r)
             text.AppendLine(Invariant($"Regression:                     {(r.Boolean("flagged") == true ? "FLAGGED" : "none")} (median {Percent(r.Number("medianChange"))}, p95 {Percent(r.Number("p95Change"))} against the last {r.Integer("baselineRuns")} runs; limit {Number(r.Number("thresholdPercent"), "0.#")} %)"));
