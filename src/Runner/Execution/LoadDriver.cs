@@ -58,7 +58,13 @@ public sealed class LoadDriver(RunContext context)
                     if (claimed == 0) break;
                     for (var v = 0; v < shape.Variants; v++)
                         for (var b = 0; b < claimed; b++)
-                            await OperateAsync(operation, worker, v, numbers[b], warmup, null, stop.Token);
+                        {
+                            // Inline rather than through OperateAsync: no state machine per operation on the hot path.
+                            var op = new Operation(worker, v, numbers[b], Interlocked.Increment(ref nextIndex), warmup, null, RunStart);
+                            var sample = await operation.OperateAsync(op, stop.Token);
+                            context.Record(sample);
+                            await operation.AfterAsync(op, sample, stop.Token);
+                        }
                 }
                 stop.Token.ThrowIfCancellationRequested(); // a run stopped between two operations did not complete
             }
@@ -82,7 +88,7 @@ public sealed class LoadDriver(RunContext context)
         try
         {
             await OpenLoad.RunAsync(profile, shape.Workers, (worker, k, due) =>
-                OperateAsync(operation, worker, (int)(k / block % variants), k / (block * variants) * block + k % block, false, due, ct).AsTask(), monitor, ct);
+                OperateAsync(operation, worker, (int)(k / block % variants), k / (block * variants) * block + k % block, due, ct), monitor, ct);
         }
         finally
         {
@@ -90,9 +96,9 @@ public sealed class LoadDriver(RunContext context)
         }
     }
 
-    async ValueTask OperateAsync(ILoadOperation operation, int worker, int variant, long number, bool warmup, long? due, CancellationToken ct)
+    async Task OperateAsync(ILoadOperation operation, int worker, int variant, long number, long due, CancellationToken ct)
     {
-        var op = new Operation(worker, variant, number, Interlocked.Increment(ref nextIndex), warmup, due, RunStart);
+        var op = new Operation(worker, variant, number, Interlocked.Increment(ref nextIndex), false, due, RunStart);
         var sample = await operation.OperateAsync(op, ct);
         context.Record(sample);
         await operation.AfterAsync(op, sample, ct);

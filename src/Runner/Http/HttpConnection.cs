@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Http;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -86,6 +87,7 @@ sealed class HttpConnection : IDisposable
     /// latency counts from when the request was due (<see cref="Operation.LatencyNs"/>); the time to its headers
     /// always from when it was sent.
     /// </summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))] // one per request: pooled, not allocated
     public async ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken)
     {
         using var request = new HttpRequestMessage(method, uri);
