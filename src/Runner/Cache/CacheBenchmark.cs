@@ -159,6 +159,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             };
             if (phase == CachePhase.Write) lane.Touch((int)Math.Min(i + 1, lp.KeyCount));
 
+            var sample = operation.Sample();
             Exception? failure = null;
             long length = 0;
             bool? hit = null;
@@ -186,7 +187,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
                 failure = ex;
             }
             var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
-            var sample = operation.Sample(start);
+            operation.Started(sample, start);
             (sample.Series, sample.Bytes, sample.Hit, sample.LatencyNs) = (lane.SeriesOf(phase), length, hit, operation.LatencyNs(start, end));
             if (failure is not null)
             {

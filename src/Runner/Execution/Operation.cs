@@ -5,7 +5,7 @@ namespace BenchDashboard.Runner.Execution;
 /// <summary>
 /// One operation the <see cref="LoadDriver"/> hands a kind: on which worker, of which variant, its number and
 /// its sample's index, and, in the open model, when it was due. The kind times the operation itself (only it
-/// knows where the work starts and ends); <see cref="Sample"/> and <see cref="LatencyNs"/> turn its two
+/// knows where the work starts and ends); <see cref="Started"/> and <see cref="LatencyNs"/> turn its two
 /// timestamps into the sample's place and its latency, counted from the due time when there is one.
 /// </summary>
 /// <param name="Worker">The connection or worker it runs on, 0 … concurrency − 1.</param>
@@ -16,18 +16,18 @@ namespace BenchDashboard.Runner.Execution;
 /// <param name="RunStart">The Stopwatch timestamp offsets count from.</param>
 public readonly record struct Operation(int Worker, int Variant, long Number, int Index, bool IsWarmup, long? Due, long RunStart)
 {
+    /// <summary>The operation's sample, numbered and on its worker: made before the clock starts, so its allocation is not timed.</summary>
+    public Sample Sample() => new() { Index = Index, Connection = Worker, IsWarmup = IsWarmup };
+
     /// <summary>
-    /// The sample of an operation that started at <paramref name="start"/>: numbered, on its worker, placed at its
-    /// origin (the due time in the open model), with how late it started (its lag) when it was due.
+    /// Places the sample of an operation that started at <paramref name="start"/> at its origin (the due time in
+    /// the open model), with how late it started (its lag) when it was due.
     /// </summary>
-    public Sample Sample(long start) => new()
+    public void Started(Sample sample, long start)
     {
-        Index = Index,
-        Connection = Worker,
-        IsWarmup = IsWarmup,
-        OffsetNs = Ticks.ToNanoseconds((Due ?? start) - RunStart),
-        LagNs = Due is { } due ? Ticks.ToNanoseconds(start - due) : null,
-    };
+        sample.OffsetNs = Ticks.ToNanoseconds((Due ?? start) - RunStart);
+        if (Due is { } due) sample.LagNs = Ticks.ToNanoseconds(start - due);
+    }
 
     /// <summary>
     /// From the origin to <paramref name="end"/>: in the open model from when it was due, so a wait for a free
@@ -40,7 +40,7 @@ public readonly record struct Operation(int Worker, int Variant, long Number, in
 public interface ILoadOperation
 {
     /// <summary>
-    /// Runs one operation and returns its sample (made with <see cref="Operation.Sample"/>). A fault of the target
+    /// Runs one operation and returns its sample (made with <see cref="Operation.Sample"/>, placed with <see cref="Operation.Started"/>). A fault of the target
     /// is a sample with its error; throw only when the run cannot go on, or when <paramref name="ct"/> was cancelled.
     /// </summary>
     ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct);

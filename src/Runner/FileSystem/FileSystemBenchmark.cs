@@ -111,6 +111,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
         public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
         {
             before?.Invoke(); // not measured: a check of the free space
+            var sample = operation.Sample();
             var start = Stopwatch.GetTimestamp();
             long bytes = 0;
             var error = ErrorKind.None;
@@ -124,7 +125,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
                 notes.AddError(ErrorKind.Other, $"{phase}: {ex.Message.Replace(tree, "{tree}")}");
             }
             var end = Stopwatch.GetTimestamp();
-            var sample = operation.Sample(start);
+            operation.Started(sample, start);
             (sample.Series, sample.Bytes, sample.Error, sample.LatencyNs) = (series, bytes, error, operation.LatencyNs(start, end));
             return ValueTask.FromResult(sample);
         }

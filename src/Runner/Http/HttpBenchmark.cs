@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -52,7 +51,6 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
             connections = Enumerable.Range(0, workers).Select(_ => variants.Select(v => new HttpConnection(v.Parameters, policy)).ToArray()).ToArray();
         }
 
-        [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))] // one per request: pooled, not allocated
         public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
         {
             var sample = await connections[operation.Worker][operation.Variant].SendAsync(operation, ct);

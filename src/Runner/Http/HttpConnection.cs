@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Http;
 using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -87,7 +86,6 @@ sealed class HttpConnection : IDisposable
     /// latency counts from when the request was due (<see cref="Operation.LatencyNs"/>); the time to its headers
     /// always from when it was sent.
     /// </summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))] // one per request: pooled, not allocated
     public async ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken)
     {
         using var request = new HttpRequestMessage(method, uri);
@@ -97,8 +95,9 @@ sealed class HttpConnection : IDisposable
         if (body is not null) request.Content ??= new ByteArrayContent(body);
         if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
 
+        var sample = operation.Sample();
         var start = Stopwatch.GetTimestamp();
-        var sample = operation.Sample(start);
+        operation.Started(sample, start);
         // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
         var ct = ArmTimeout(runToken);
         try

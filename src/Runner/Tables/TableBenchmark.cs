@@ -175,13 +175,15 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 .Select(j => new BenchEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
                 .ToList();
 
+            var sample = operation.Sample();
+            sample.Series = variant.Series;
+            sample.Bytes = (long)entities.Count * p.EntityBytes;
+
             // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
             var start = Stopwatch.GetTimestamp();
-            var sample = operation.Sample(start);
-            sample.Series = variant.Series;
-            sample.Bytes = (long)entities.Count * p.EntityBytes;
+            operation.Started(sample, start);
             timeout.CancelAfter(p.Timeout); // armed after the start, so a timed-out sample lasts the timeout
             try
             {

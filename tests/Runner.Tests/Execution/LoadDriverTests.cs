@@ -20,8 +20,9 @@ public class LoadDriverTests
             if (delay is { } d) await Task.Delay(d, ct);
             if (operation.Number == failAt && !operation.IsWarmup) throw new InvalidOperationException("the target is gone");
             Seen.Enqueue(operation);
+            var sample = operation.Sample();
             var start = Stopwatch.GetTimestamp();
-            var sample = operation.Sample(start);
+            operation.Started(sample, start);
             sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Series = $"v{operation.Variant}";
             return sample;

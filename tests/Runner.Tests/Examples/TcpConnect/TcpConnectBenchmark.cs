@@ -23,8 +23,9 @@ public sealed class TcpConnectBenchmark : BenchmarkExecutor<TcpConnectParameters
         {
             using var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            var sample = operation.Sample();
             var start = Stopwatch.GetTimestamp();
-            var sample = operation.Sample(start);
+            operation.Started(sample, start);
             timeout.CancelAfter(timeoutAfter);
             try
             {
