@@ -45,4 +45,13 @@ public static class RunnerServices
         services.AddHostedService<RunnerService>();
         return services;
     }
+
+    /// <summary>
+    /// A kind whose executor lives outside this assembly (a test's example kind, a plug-in): the one line it takes.
+    /// A kind in this repository needs only <see cref="Core.Benchmarks.BenchmarkKindRegistration.AddBenchmarkKind{TKind}"/>
+    /// in <see cref="CoreServices.AddBenchCore"/>; its executor in src/Runner is found by <see cref="AddBenchRunner"/>.
+    /// </summary>
+    public static IServiceCollection AddBenchmarkKind<TKind, TExecutor>(this IServiceCollection services)
+        where TKind : class, Core.Benchmarks.IBenchmarkKind where TExecutor : class, IBenchmarkExecutor =>
+        Core.Benchmarks.BenchmarkKindRegistration.AddBenchmarkKind<TKind>(services).AddSingleton<IBenchmarkExecutor, TExecutor>();
 }

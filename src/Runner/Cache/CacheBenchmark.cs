@@ -17,18 +17,17 @@ namespace BenchDashboard.Runner.Cache;
 /// sample's series is "{variant}/{phase}". A read that finds nothing is a miss, not an error. The run's keys
 /// are deleted at the end, after a failure or cancel too, and expire after a day in case the runner dies first.
 /// </summary>
-public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExecutor
+public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExecutor<CacheParameters>
 {
     const int DeleteBatch = 1000;
 
     /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
     internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
-    public string Kind => CacheKind.KindName;
+    public override string Kind => CacheKind.KindName;
 
-    public async Task ExecuteAsync(RunContext context, CancellationToken ct)
+    public override async Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
     {
-        var p = Json.Deserialize<CacheParameters>(context.ParametersJson);
         ThreadPoolGuard.EnsureCovers(p.Concurrency);
         var lanes = new List<CacheLane>();
         try
@@ -42,7 +41,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
                 if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
             }
-            await new CacheRun(p, lanes, context, Stopwatch.GetTimestamp()).ExecutePhasesAsync(ct);
+            await new CacheRun(p, lanes, context).ExecutePhasesAsync(ct);
         }
         finally
         {
@@ -88,9 +87,9 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
     }
 
     /// <summary>The state of one run while its phases execute.</summary>
-    sealed class CacheRun(CacheParameters p, IReadOnlyList<CacheLane> lanes, RunContext context, long runStart)
+    sealed class CacheRun(CacheParameters p, IReadOnlyList<CacheLane> lanes, RunContext context)
     {
-        int nextIndex = -1;
+        readonly LoadDriver driver = new(context);
 
         public async Task ExecutePhasesAsync(CancellationToken ct)
         {
@@ -134,75 +133,22 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             context.Notes.Add($"{lane.NotePrefix}Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
         }
 
-        async Task RunPhaseAsync(CachePhase phase, CancellationToken ct)
-        {
-            if (LoadProfile.Of(p) is { } profile)
-            {
-                await RunOpenPhaseAsync(phase, profile, ct);
-                return;
-            }
-            var claim = OperationClaims.Of(p.Requests, p.DurationSeconds);
+        /// <summary>One call of the driver: the phase's operations, on its workers, over the variants.</summary>
+        Task RunPhaseAsync(CachePhase phase, CancellationToken ct) =>
+            driver.RunAsync(p, new PhaseOperations(phase, lanes, p.Concurrency, context), ct, lanes.Count, p.InterleaveBlock, phase.Name());
+    }
 
-            // One worker that gives up (the server is gone) stops the others too. Their tasks end cancelled,
-            // so awaiting them all throws the one real failure.
-            using var phaseCancel = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            var workers = Enumerable.Range(0, p.Concurrency).Select(worker => Task.Run(async () =>
-            {
-                try
-                {
-                    var streaks = lanes.Select(_ => new FailureStreak()).ToArray();
-                    var numbers = new long[p.InterleaveBlock];
-                    // The token is checked here because an in-process operation completes at once: its awaits never do.
-                    while (!phaseCancel.Token.IsCancellationRequested)
-                    {
-                        // A claimed number is one operation of every variant: a block of them, then each variant in turn.
-                        var block = 0;
-                        while (block < p.InterleaveBlock && claim() is var i && i >= 0) numbers[block++] = i;
-                        if (block == 0) break;
-                        for (var v = 0; v < lanes.Count; v++)
-                            for (var b = 0; b < block; b++)
-                                await OperateAsync(phase, lanes[v], numbers[b], worker, streaks[v], phaseCancel.Token);
-                    }
-                    phaseCancel.Token.ThrowIfCancellationRequested();
-                }
-                catch (Exception ex) when (ex is not OperationCanceledException)
-                {
-                    await phaseCancel.CancelAsync();
-                    throw;
-                }
-            }, phaseCancel.Token)).ToArray();
-            await Task.WhenAll(workers);
-        }
+    /// <summary>
+    /// A phase's operation on a variant's lane: the variant's operation number picks the key, so every variant
+    /// cycles through all its keys. Each worker keeps a failure streak per variant.
+    /// </summary>
+    sealed class PhaseOperations(CachePhase phase, IReadOnlyList<CacheLane> lanes, int workers, RunContext context) : ILoadOperation
+    {
+        readonly FailureStreak[][] streaks = Enumerable.Range(0, workers).Select(_ => lanes.Select(_ => new FailureStreak()).ToArray()).ToArray();
 
-        /// <summary>
-        /// The phase's operations on the schedule; a slot is a worker, with its own failure streak per variant.
-        /// Operation k is variant (k ÷ block) mod variants, and that variant's operation number is what the
-        /// rounds before gave it plus its place in the block, so every variant cycles through all its keys.
-        /// </summary>
-        async Task RunOpenPhaseAsync(CachePhase phase, LoadProfile profile, CancellationToken ct)
+        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
         {
-            var streaks = Enumerable.Range(0, p.Concurrency).Select(_ => lanes.Select(_ => new FailureStreak()).ToArray()).ToArray();
-            var monitor = new OpenLoadMonitor();
-            var (block, count) = (p.InterleaveBlock, lanes.Count);
-            try
-            {
-                await OpenLoad.RunAsync(profile, p.Concurrency, (slot, k, due) =>
-                {
-                    var v = (int)(k / block % count);
-                    var i = k / (block * count) * block + k % block;
-                    return OperateAsync(phase, lanes[v], i, slot, streaks[slot][v], ct, due);
-                }, monitor, ct);
-            }
-            finally
-            {
-                monitor.Report(context.Notes, p.Concurrency, phase.Name());
-            }
-        }
-
-        /// <param name="i">The variant's operation number in this phase: which key it uses.</param>
-        /// <param name="due">Open model: when the operation was due; its latency counts from there, and its lag is how late it started.</param>
-        async Task OperateAsync(CachePhase phase, CacheLane lane, long i, int worker, FailureStreak streak, CancellationToken ct, long? due = null)
-        {
+            var (lane, i) = (lanes[operation.Variant], operation.Number);
             var (lp, keys, client) = (lane.Parameters, lane.Keys, lane.Client);
             var key = phase switch
             {
@@ -213,22 +159,23 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
             };
             if (phase == CachePhase.Write) lane.Touch((int)Math.Min(i + 1, lp.KeyCount));
 
-            // Numbered in the order operations start, across workers and variants, as HTTP requests are.
-            var sample = new Sample { Series = lane.SeriesOf(phase), Connection = worker, Index = Interlocked.Increment(ref nextIndex) };
+            var sample = operation.Sample();
             Exception? failure = null;
+            long length = 0;
+            bool? hit = null;
             var start = Stopwatch.GetTimestamp();
             try
             {
                 if (phase == CachePhase.Write)
                 {
                     await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(lp.Timeout, ct);
-                    sample.Bytes = lane.Value.Length;
+                    length = lane.Value.Length;
                 }
                 else
                 {
-                    var length = await client.GetAsync(key).WaitAsync(lp.Timeout, ct);
-                    sample.Hit = length is not null;
-                    sample.Bytes = length ?? 0;
+                    var found = await client.GetAsync(key).WaitAsync(lp.Timeout, ct);
+                    hit = found is not null;
+                    length = found ?? 0;
                 }
             }
             catch (OperationCanceledException) when (ct.IsCancellationRequested)
@@ -240,20 +187,22 @@ public sealed class CacheBenchmark(NamedConnections connections) : IBenchmarkExe
                 failure = ex;
             }
             var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
-            var origin = due ?? start;
-            sample.OffsetNs = Ticks.ToNanoseconds(origin - runStart);
-            sample.LatencyNs = Ticks.ToNanoseconds(end - origin);
-            if (due is { } d) sample.LagNs = Ticks.ToNanoseconds(start - d);
+            operation.Started(sample, start);
+            (sample.Series, sample.Bytes, sample.Hit, sample.LatencyNs) = (lane.SeriesOf(phase), length, hit, operation.LatencyNs(start, end));
             if (failure is not null)
             {
                 sample.Error = CacheErrorClassifier.Classify(failure);
                 context.Notes.AddError(sample.Error, lane.NotePrefix + lane.Clean(failure.Message));
             }
-            context.Record(sample);
-            // A worker whose operations have all failed (connection lost, refused or timed out) for 3 × the
-            // timeout gives up, and with it the run: the server is gone, and going on would only count failures.
-            await streak.AfterAsync(sample.Error, lp.Timeout * 3, ct);
+            return sample;
         }
+
+        /// <summary>
+        /// A worker whose operations have all failed (connection lost, refused or timed out) for 3 × the timeout
+        /// gives up, and with it the run: the server is gone, and going on would only count failures.
+        /// </summary>
+        public async ValueTask AfterAsync(Operation operation, Sample sample, CancellationToken ct) =>
+            await streaks[operation.Worker][operation.Variant].AfterAsync(sample.Error, lanes[operation.Variant].Parameters.Timeout * 3, ct);
     }
 
     /// <summary>

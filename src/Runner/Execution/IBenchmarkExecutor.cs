@@ -3,13 +3,17 @@ using BenchDashboard.Core.Benchmarks;
 namespace BenchDashboard.Runner.Execution;
 
 /// <summary>
-/// Executes one kind of benchmark. The runner finds every implementation in this assembly
-/// (<see cref="RunnerServices.AddBenchRunner"/>) and picks one by <see cref="Kind"/>.
+/// Produces a run's samples. A kind's executor is a <see cref="BenchmarkExecutor{TParameters}"/>: the runner finds
+/// every one in this assembly (<see cref="RunnerServices.AddBenchRunner"/>) and picks the one whose
+/// <see cref="ParametersType"/> is the run's kind's (<see cref="IBenchmarkKind.ParametersType"/>).
 /// </summary>
 public interface IBenchmarkExecutor
 {
-    /// <summary>The <see cref="IBenchmarkKind.Name"/> of the kind it executes.</summary>
+    /// <summary>The <see cref="IBenchmarkKind.Name"/> of the kind it executes, for runs it makes itself (an agent's shard).</summary>
     string Kind { get; }
+
+    /// <summary>The parameters record it executes; null for an executor handed a run explicitly (a run over agents).</summary>
+    Type? ParametersType => null;
 
     /// <summary>
     /// Issues the run's requests and records every one of them through <paramref name="context"/>. Faults of
@@ -19,8 +23,29 @@ public interface IBenchmarkExecutor
 
     /// <summary>
     /// Why this process may not send the run's load, or null: a runner agent checks its shard against its own
-    /// target policy before it says it is ready (issue 16), since it sends the traffic. The dashboard validated the
-    /// run against its policy already; an agent's may be stricter.
+    /// target policy before it says it is ready, since it sends the traffic. The dashboard validated the run
+    /// against its policy already; an agent's may be stricter.
     /// </summary>
     Task<string?> RefusalAsync(string parametersJson, CancellationToken ct) => Task.FromResult<string?>(null);
+}
+
+/// <summary>
+/// The executor of a kind whose parameters are a <typeparamref name="TParameters"/> record, mirroring
+/// <see cref="BenchmarkKind{TParameters}"/>: it gets the run's parameters as the kind read them, once
+/// (<see cref="RunContext.Parameters"/>), and supplies its operation to a <see cref="LoadDriver"/>.
+/// </summary>
+public abstract class BenchmarkExecutor<TParameters> : IBenchmarkExecutor where TParameters : class
+{
+    public abstract string Kind { get; }
+    public Type ParametersType => typeof(TParameters);
+
+    public abstract Task ExecuteAsync(RunContext context, TParameters parameters, CancellationToken ct);
+
+    /// <inheritdoc cref="IBenchmarkExecutor.RefusalAsync"/>
+    public virtual Task<string?> RefusalAsync(TParameters parameters, CancellationToken ct) => Task.FromResult<string?>(null);
+
+    public Task ExecuteAsync(RunContext context, CancellationToken ct) => ExecuteAsync(context, context.ParametersAs<TParameters>(), ct);
+
+    Task<string?> IBenchmarkExecutor.RefusalAsync(string parametersJson, CancellationToken ct) =>
+        RefusalAsync(Core.Json.Deserialize<TParameters>(parametersJson), ct);
 }

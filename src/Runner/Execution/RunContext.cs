@@ -14,6 +14,12 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     public Run Run { get; } = run;
     public string ParametersJson => Run.ParametersJson;
 
+    /// <summary>The run's parameters as its kind read them (<see cref="Core.Benchmarks.IBenchmarkKind.Deserialize"/>), once; null until set.</summary>
+    public object? Parameters { get; set; }
+
+    /// <summary><see cref="Parameters"/> as <typeparamref name="T"/>, read from <see cref="ParametersJson"/> (and kept) when nobody set them.</summary>
+    public T ParametersAs<T>() where T : class => Parameters as T ?? (T)(Parameters = Core.Json.Deserialize<T>(ParametersJson));
+
     /// <summary>Requests finished so far (warm-up included), stored or not; read by the heartbeat for live progress.</summary>
     public int Completed => Volatile.Read(ref completed);
 

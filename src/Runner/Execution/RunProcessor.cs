@@ -16,7 +16,7 @@ namespace BenchDashboard.Runner.Execution;
 /// measuring into the void. Never throws.
 /// </summary>
 public sealed class RunProcessor(
-    IEnumerable<IBenchmarkExecutor> executors, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
+    IEnumerable<IBenchmarkExecutor> executors, Core.Benchmarks.BenchmarkKinds kinds, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
     IOptions<RunnerOptions> options, IOptions<Core.Benchmarks.RunLimits> limits, ILogger<RunProcessor> logger)
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
@@ -26,7 +26,7 @@ public sealed class RunProcessor(
     {
         try
         {
-            await ProcessCoreAsync(run, executor ?? executors.FirstOrDefault(e => e.Kind == run.Kind), stopping);
+            await ProcessCoreAsync(run, executor ?? ExecutorOf(run), stopping);
         }
         catch (Exception ex)
         {
@@ -38,6 +38,10 @@ public sealed class RunProcessor(
             store.Released(run.Id); // from now on, a run left 'running' is for recovery to end
         }
     }
+
+    /// <summary>The executor of the run's kind's parameters type; null when the kind is unknown or has none here.</summary>
+    IBenchmarkExecutor? ExecutorOf(Run run) =>
+        kinds.Find(run.Kind) is { } kind ? executors.FirstOrDefault(e => e.ParametersType == kind.ParametersType) : null;
 
     async Task ProcessCoreAsync(Run run, IBenchmarkExecutor? executor, CancellationToken stopping)
     {
@@ -93,6 +97,8 @@ public sealed class RunProcessor(
         try
         {
             logger.LogInformation("Run {RunId} ({Kind}) started", run.Id, run.Kind);
+            // Read once, by the kind, for the executor (an executor handed a run explicitly reads its own).
+            if (kinds.Find(run.Kind) is { } kind && kind.ParametersType == executor.ParametersType) context.Parameters = kind.Deserialize(run.ParametersJson);
             await executor.ExecuteAsync(context, cancel.Token);
             status = RunStatus.Completed;
             await MarkMeasuredAsync(run.Id, context.Completed);

@@ -14,17 +14,15 @@ namespace BenchDashboard.Runner.FileSystem;
 /// read one large file sequentially in 1 MiB blocks. Each location works in a fresh folder of its own that
 /// is removed afterwards, also after a failure or cancel.
 /// </summary>
-public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecutor
+public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecutor<FileSystemParameters>
 {
     const int Block = 1024 * 1024;
 
-    public string Kind => FileSystemKind.KindName;
+    public override string Kind => FileSystemKind.KindName;
 
-    public async Task ExecuteAsync(RunContext context, CancellationToken ct)
+    public override async Task ExecuteAsync(RunContext context, FileSystemParameters p, CancellationToken ct)
     {
-        var p = Json.Deserialize<FileSystemParameters>(context.ParametersJson);
-        var runStart = Stopwatch.GetTimestamp();
-        var index = 0;
+        var driver = new LoadDriver(context);
         for (var i = 0; i < p.Directories.Count; i++)
         {
             // Prepared again now: a link could have appeared since the run was queued.
@@ -35,7 +33,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             try
             {
                 Directory.CreateDirectory(tree);
-                index = await MeasureAsync(p, location.Label, tree, context, runStart, index, new DiskSpaceGuard(roots, tree, location.Label), ct);
+                await MeasureAsync(p, location.Label, tree, context, driver, new DiskSpaceGuard(roots, tree, location.Label), ct);
             }
             finally
             {
@@ -44,68 +42,42 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
         }
     }
 
-    static async Task<int> MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, long runStart, int index, DiskSpaceGuard space, CancellationToken ct)
+    /// <summary>Each phase is one call of the driver: its operations one after another on one worker, operation k on file k.</summary>
+    static async Task MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, LoadDriver driver, DiskSpaceGuard space, CancellationToken ct)
     {
         var content = RandomNumberGenerator.GetBytes(p.FileBytes);
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
         var buffer = new byte[Math.Max(p.FileBytes, 1)];
-
-        // Each operation is timed alone; a failed one (disk full, quota, permissions) is a sample with its
-        // error, and the phase goes on, as a user's extraction would report every file it could not write.
-        Sample Measure(string phase, Func<long> operation)
-        {
-            ct.ThrowIfCancellationRequested();
-            var sample = new Sample { Index = index++, Series = FileSystemPhases.Series(label, phase) };
-            var start = Stopwatch.GetTimestamp();
-            try
-            {
-                sample.Bytes = operation();
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                sample.Error = ErrorKind.Other;
-                context.Notes.AddError(ErrorKind.Other, $"{phase}: {ex.Message.Replace(tree, "{tree}")}");
-            }
-            var end = Stopwatch.GetTimestamp();
-            sample.OffsetNs = Ticks.ToNanoseconds(start - runStart);
-            sample.LatencyNs = Ticks.ToNanoseconds(end - start);
-            context.Record(sample);
-            return sample;
-        }
+        Task PhaseAsync(string phase, int count, Func<long, long> operate, Action? before = null) =>
+            driver.RunAsync(new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before, context.Notes), ct);
 
         var footprint = FileSystemParametersValidator.Footprint(p.FileBytes);
-        foreach (var file in files)
+        await PhaseAsync(FileSystemPhases.Create, files.Length, i =>
         {
-            space.BeforeWriting(footprint);
-            Measure(FileSystemPhases.Create, () =>
-            {
-                Directory.CreateDirectory(Path.GetDirectoryName(file)!); // a no-op once the folder exists
-                File.WriteAllBytes(file, content);
-                return content.Length;
-            });
-        }
-        foreach (var file in files)
-            Measure(FileSystemPhases.Read, () =>
-            {
-                using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None);
-                long total = 0;
-                int read;
-                while ((read = stream.Read(buffer)) > 0) total += read;
-                return total;
-            });
+            Directory.CreateDirectory(Path.GetDirectoryName(files[i])!); // a no-op once the folder exists
+            File.WriteAllBytes(files[i], content);
+            return content.Length;
+        }, () => space.BeforeWriting(footprint));
+        await PhaseAsync(FileSystemPhases.Read, files.Length, i =>
+        {
+            using var stream = new FileStream(files[i], FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None);
+            long total = 0;
+            int read;
+            while ((read = stream.Read(buffer)) > 0) total += read;
+            return total;
+        });
         // Listing and stat: walk the tree as `ls -lR` does, a sample per entry's metadata.
-        foreach (var entry in new DirectoryInfo(tree).EnumerateFileSystemInfos("*", SearchOption.AllDirectories))
-            Measure(FileSystemPhases.Stat, () =>
-            {
-                entry.Refresh();
-                return entry is FileInfo f ? f.Length : 0;
-            });
-        foreach (var file in files)
-            Measure(FileSystemPhases.Delete, () =>
-            {
-                File.Delete(file);
-                return 0;
-            });
+        var entries = new DirectoryInfo(tree).EnumerateFileSystemInfos("*", SearchOption.AllDirectories).ToArray();
+        await PhaseAsync(FileSystemPhases.Stat, entries.Length, i =>
+        {
+            entries[i].Refresh();
+            return entries[i] is FileInfo f ? f.Length : 0;
+        });
+        await PhaseAsync(FileSystemPhases.Delete, files.Length, i =>
+        {
+            File.Delete(files[i]);
+            return 0;
+        });
 
         if (p.LargeFileMiB > 0)
         {
@@ -113,31 +85,50 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : IBenchmarkExecu
             var block = RandomNumberGenerator.GetBytes(Block);
             space.Check((long)p.LargeFileMiB * Block);
             await using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
-            {
-                for (var i = 0; i < p.LargeFileMiB; i++)
+                await PhaseAsync(FileSystemPhases.LargeWrite, p.LargeFileMiB, i =>
                 {
-                    space.BeforeWriting(Block);
-                    Measure(FileSystemPhases.LargeWrite, () =>
-                    {
-                        output.Write(block);
-                        if (i == p.LargeFileMiB - 1) output.Flush(flushToDisk: true); // the last block pays for reaching the disk
-                        return block.Length;
-                    });
-                }
-            }
+                    output.Write(block);
+                    if (i == p.LargeFileMiB - 1) output.Flush(flushToDisk: true); // the last block pays for reaching the disk
+                    return block.Length;
+                }, () => space.BeforeWriting(Block));
             await using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
-            {
-                for (var i = 0; i < p.LargeFileMiB; i++)
-                    Measure(FileSystemPhases.LargeRead, () =>
-                    {
-                        var total = 0;
-                        int read;
-                        while (total < Block && (read = input.Read(block, total, Block - total)) > 0) total += read;
-                        return total;
-                    });
-            }
+                await PhaseAsync(FileSystemPhases.LargeRead, p.LargeFileMiB, _ =>
+                {
+                    var total = 0;
+                    int read;
+                    while (total < Block && (read = input.Read(block, total, Block - total)) > 0) total += read;
+                    return total;
+                });
         }
-        return index;
+    }
+
+    /// <summary>
+    /// One file operation, timed alone; a failed one (disk full, quota, permissions) is a sample with its error,
+    /// and the phase goes on, as a user's extraction would report every file it could not write.
+    /// </summary>
+    sealed class FileOperation(string series, string phase, string tree, Func<long, long> operate, Action? before, RunNotes notes) : ILoadOperation
+    {
+        public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
+        {
+            before?.Invoke(); // not measured: a check of the free space
+            var sample = operation.Sample();
+            var start = Stopwatch.GetTimestamp();
+            long bytes = 0;
+            var error = ErrorKind.None;
+            try
+            {
+                bytes = operate(operation.Number);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                error = ErrorKind.Other;
+                notes.AddError(ErrorKind.Other, $"{phase}: {ex.Message.Replace(tree, "{tree}")}");
+            }
+            var end = Stopwatch.GetTimestamp();
+            operation.Started(sample, start);
+            (sample.Series, sample.Bytes, sample.Error, sample.LatencyNs) = (series, bytes, error, operation.LatencyNs(start, end));
+            return ValueTask.FromResult(sample);
+        }
     }
 
     /// <summary>f{i} in d{a}/d{b}: folders of <paramref name="perFolder"/> files, nested two levels like an unpacked archive.</summary>

@@ -1,6 +1,3 @@
-using System.Diagnostics;
-using BenchDashboard.Core;
-using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -9,95 +6,68 @@ using BenchDashboard.Runner.Execution;
 namespace BenchDashboard.Runner.Http;
 
 /// <summary>
-/// HTTP latency benchmark. Closed model: <c>Concurrency</c> connections each send requests back to back. Open
-/// model: requests start on the schedule of <c>rate</c> and <c>stages</c> (<see cref="OpenLoad"/>), each on a
-/// free one of the connections. Warm-up requests go first, back to back on the same connections, and finish
-/// before measurement starts. Sample indexes number requests in the order they started, across connections,
-/// so index 0 is the run's cold first request. With variants the run interleaves them (<see cref="InterleavedHttpRun"/>).
+/// HTTP latency benchmark: one request is one operation of the <see cref="LoadDriver"/>, sent on the worker's own
+/// connection (<see cref="HttpConnection"/>, one per worker as wrk's and ab's "concurrency"). With variants every
+/// worker has a connection of its own for each variant, and each sample's series is its variant's name.
 /// </summary>
-public sealed class HttpBenchmark(TargetPolicy policy) : IBenchmarkExecutor
+public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpParameters>
 {
-    public string Kind => HttpKind.KindName;
+    public override string Kind => HttpKind.KindName;
 
     /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
-    public async Task<string?> RefusalAsync(string parametersJson, CancellationToken ct)
+    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
     {
-        var parameters = Json.Deserialize<HttpParameters>(parametersJson);
         foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
             if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
             else if (await policy.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
         return null;
     }
 
-    public async Task ExecuteAsync(RunContext context, CancellationToken ct)
+    public override async Task ExecuteAsync(RunContext context, HttpParameters parameters, CancellationToken ct)
     {
-        var parameters = Json.Deserialize<HttpParameters>(context.ParametersJson);
-        if (parameters.Variants is { Count: > 0 })
-        {
-            await InterleavedAsync(parameters, context, ct);
-            return;
-        }
-        ThreadPoolGuard.EnsureCovers(parameters.Concurrency);
-        var connections = Enumerable.Range(0, parameters.Concurrency).Select(i => new HttpConnection(i, parameters, policy)).ToArray();
+        IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
+            ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
+            : [(null, parameters)];
+        using var requests = new Requests(variants, parameters.Concurrency, policy);
         try
         {
-            // Separate counters per phase: warm-up requests take indexes 0..w−1, measured ones follow.
-            var warmupCount = parameters.WarmupRequests;
-            var runStart = Stopwatch.GetTimestamp();
-            if (warmupCount > 0)
-                await RunPhaseAsync(connections, context, OperationClaims.UpTo(warmupCount), runStart, warmup: true, ct);
-
-            if (LoadProfile.Of(parameters) is { } profile)
-            {
-                var monitor = new OpenLoadMonitor();
-                try
-                {
-                    await OpenLoad.RunAsync(profile, connections.Length, async (slot, k, due) =>
-                        context.Record(await connections[slot].SendAsync((int)(warmupCount + k), runStart, warmup: false, ct, due)), monitor, ct);
-                }
-                finally
-                {
-                    monitor.Report(context.Notes, connections.Length);
-                }
-                return;
-            }
-            var measured = OperationClaims.Of(parameters.Requests, parameters.DurationSeconds);
-            Func<long> claim = () => measured() is var i && i >= 0 ? warmupCount + i : -1;
-            await RunPhaseAsync(connections, context, claim, runStart, warmup: false, ct);
+            await new LoadDriver(context).RunAsync(parameters, requests, ct, variants.Count, parameters.InterleaveBlock);
         }
         finally
         {
-            context.CachingEvidence = EvidenceOf(connections);
-            foreach (var connection in connections) connection.Dispose();
+            context.CachingEvidence = requests.Evidence();
         }
     }
 
-    async Task InterleavedAsync(HttpParameters parameters, RunContext context, CancellationToken ct)
+    /// <summary>The run's connections, [worker][variant], and the operation that sends a request on one.</summary>
+    sealed class Requests : ILoadOperation, IDisposable
     {
-        using var run = new InterleavedHttpRun(parameters, context, policy);
-        try
+        readonly string?[] series;
+        readonly HttpConnection[][] connections;
+
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy)
         {
-            await run.ExecuteAsync(ct);
+            series = variants.Select(v => v.Name).ToArray();
+            connections = Enumerable.Range(0, workers).Select(_ => variants.Select(v => new HttpConnection(v.Parameters, policy)).ToArray()).ToArray();
         }
-        finally
+
+        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
         {
-            context.CachingEvidence = EvidenceOf(run.Connections);
+            var sample = await connections[operation.Worker][operation.Variant].SendAsync(operation, ct);
+            sample.Series = series[operation.Variant];
+            return sample;
+        }
+
+        public CachingEvidence Evidence()
+        {
+            var evidence = new CachingEvidence();
+            foreach (var connection in connections.SelectMany(c => c)) evidence.MergeFrom(connection.Evidence);
+            return evidence;
+        }
+
+        public void Dispose()
+        {
+            foreach (var connection in connections.SelectMany(c => c)) connection.Dispose();
         }
     }
-
-    static CachingEvidence EvidenceOf(IEnumerable<HttpConnection> connections)
-    {
-        var evidence = new CachingEvidence();
-        foreach (var connection in connections) evidence.MergeFrom(connection.Evidence);
-        return evidence;
-    }
-
-    /// <summary>Every connection sends until <paramref name="claim"/> hands out no more indexes (−1).</summary>
-    static Task RunPhaseAsync(HttpConnection[] connections, RunContext context, Func<long> claim, long runStart, bool warmup, CancellationToken ct) =>
-        Task.WhenAll(connections.Select(connection => Task.Run(async () =>
-        {
-            while (!ct.IsCancellationRequested && claim() is var index && index >= 0)
-                context.Record(await connection.SendAsync((int)index, runStart, warmup, ct));
-            ct.ThrowIfCancellationRequested(); // a run stopped between two requests did not complete
-        }, ct)));
 }

@@ -27,7 +27,6 @@ sealed class HttpConnection : IDisposable
     readonly byte[]? body;
     readonly HttpMessageInvoker invoker;
     readonly byte[] buffer = new byte[16 * 1024];
-    readonly int id;
     long pendingConnectTicks = -1;
 
     // A connection sends one request at a time, so one timeout source serves them all: re-armed per request and
@@ -37,9 +36,8 @@ sealed class HttpConnection : IDisposable
 
     public CachingEvidence Evidence { get; } = new();
 
-    public HttpConnection(int id, HttpParameters parameters, TargetPolicy policy)
+    public HttpConnection(HttpParameters parameters, TargetPolicy policy)
     {
-        this.id = id;
         // Validation refuses these; a line break in a header value would end it and could smuggle a second
         // request (to a Host of the sender's choosing) past the target policy, so it is refused here too.
         if (parameters.Headers.Any(h => h.Key.Concat(h.Value).Any(c => c is '\r' or '\n' or '\0')))
@@ -83,12 +81,12 @@ sealed class HttpConnection : IDisposable
         return new NetworkStream(socket, ownsSocket: true);
     }
 
-    /// <summary>Sends one request and reads the whole body; never throws for a fault of the target.</summary>
-    /// <param name="dueTicks">
-    /// Open model: when the request was due on the schedule. Its sample then starts there (offset), its latency
-    /// is counted from there (corrected), and how late it actually started is its lag.
-    /// </param>
-    public async Task<Sample> SendAsync(int index, long runStartTicks, bool warmup, CancellationToken runToken, long? dueTicks = null)
+    /// <summary>
+    /// Sends one request and reads the whole body; never throws for a fault of the target. In the open model the
+    /// latency counts from when the request was due (<see cref="Operation.LatencyNs"/>); the time to its headers
+    /// always from when it was sent.
+    /// </summary>
+    public async ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken)
     {
         using var request = new HttpRequestMessage(method, uri);
         foreach (var (name, value) in parameters.Headers)
@@ -97,11 +95,9 @@ sealed class HttpConnection : IDisposable
         if (body is not null) request.Content ??= new ByteArrayContent(body);
         if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
 
-        var sample = new Sample { Index = index, IsWarmup = warmup, Connection = id };
+        var sample = operation.Sample();
         var start = Stopwatch.GetTimestamp();
-        var origin = dueTicks ?? start; // where latency is counted from
-        sample.OffsetNs = Ticks.ToNanoseconds(origin - runStartTicks);
-        if (dueTicks is { } due) sample.LagNs = Ticks.ToNanoseconds(start - due);
+        operation.Started(sample, start);
         // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
         var ct = ArmTimeout(runToken);
         try
@@ -113,7 +109,7 @@ sealed class HttpConnection : IDisposable
             long bytes = 0;
             int read;
             while ((read = await stream.ReadAsync(buffer, ct)) > 0) bytes += read;
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+            sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Bytes = bytes;
             sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
             RecordCachingEvidence(response);
@@ -124,7 +120,7 @@ sealed class HttpConnection : IDisposable
         }
         catch (OperationCanceledException)
         {
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+            sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Error = ErrorKind.Timeout;
         }
         catch (HttpRequestException ex) when (ex.InnerException is TargetRefusedException refused)
@@ -133,7 +129,7 @@ sealed class HttpConnection : IDisposable
         }
         catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
         {
-            sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+            sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Error = TransportErrorClassifier.Classify(ex);
         }
         finally

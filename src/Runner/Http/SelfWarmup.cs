@@ -36,11 +36,11 @@ public static class SelfWarmup
         // Its own policy: the operator's may refuse loopback targets, and this traffic never leaves the process's machine.
         var policy = new TargetPolicy(new TargetOptions { AllowLoopback = true }, isDevelopment: false, siteHostName: null);
         var answered = 0;
-        using (var connection = new HttpConnection(0, new HttpParameters { Url = url + "/", Requests = requests }, policy))
+        using (var connection = new HttpConnection(new HttpParameters { Url = url + "/", Requests = requests }, policy))
         {
             var runStart = Stopwatch.GetTimestamp();
             for (var i = 0; i < requests && !ct.IsCancellationRequested; i++)
-                if ((await connection.SendAsync(i, runStart, warmup: true, ct)).Error == Core.Runs.ErrorKind.None) answered++;
+                if ((await connection.SendAsync(new Execution.Operation(0, 0, i, i, IsWarmup: true, null, runStart), ct)).Error == Core.Runs.ErrorKind.None) answered++;
         }
         await app.StopAsync(ct);
         logger.LogInformation("Self warm-up: {Answered} of {Requests} loopback requests answered through the measuring path in {Ms:N0} ms",

@@ -24,8 +24,8 @@ public sealed class RunnerService(
         var failures = 0;
         var recovered = false;
         logger.LogInformation("Runner {Name} started", store.RunnerName);
-        foreach (var kind in kinds.All.Where(k => executors.All(e => e.Kind != k.Name)))
-            logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add an IBenchmarkExecutor whose Kind is '{Kind}' to src/Runner.", kind.Name, kind.Name);
+        foreach (var kind in kinds.All.Where(k => executors.All(e => e.ParametersType != k.ParametersType)))
+            logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add a BenchmarkExecutor<{Parameters}> to src/Runner.", kind.Name, kind.ParametersType.Name);
         if (options.Value.SelfWarmupRequests > 0)
         {
             try

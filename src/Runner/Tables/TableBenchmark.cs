@@ -10,6 +10,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Operation = BenchDashboard.Runner.Execution.Operation; // not Azure.Operation
 
 namespace BenchDashboard.Runner.Tables;
 
@@ -17,13 +18,13 @@ namespace BenchDashboard.Runner.Tables;
 /// Seed 003's experiment: inserts of single entities and of entity group transactions, each with
 /// Expect: 100-continue and Nagle's algorithm on and off. Every combination is a variant with its own
 /// connection per worker; a worker goes round the variants (A B C D A B C D …) so drift of the service hits
-/// all of them alike, and every variant gets the same number of requests. In the open model requests start on
-/// the schedule instead, taking the variants in the same turn (request k is variant k mod the variants; with a
+/// all of them alike, and every variant gets the same number of requests (<see cref="LoadDriver"/>, a block of 1).
+/// In the open model requests start on the schedule instead, taking the variants in the same turn (with a
 /// duration their counts may differ by one). Each request is a sample whose
 /// series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
 /// every answered insert land?) and then emptied.
 /// </summary>
-public sealed class TableBenchmark(NamedConnections connections, IHostEnvironment environment, ILoggerFactory logs) : IBenchmarkExecutor, IAsyncDisposable
+public sealed class TableBenchmark(NamedConnections connections, IHostEnvironment environment, ILoggerFactory logs) : BenchmarkExecutor<TableParameters>, IAsyncDisposable
 {
     /// <summary>Owned here rather than registered: a kind's folder should need no line elsewhere.</summary>
     readonly LocalEmulator emulator = new(environment, logs.CreateLogger<LocalEmulator>());
@@ -31,13 +32,12 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
     /// <summary>Counting and deleting a run's entities gets this long in all, also after a cancel.</summary>
     static readonly TimeSpan AfterRunBound = TimeSpan.FromMinutes(2);
 
-    public string Kind => TableKind.KindName;
+    public override string Kind => TableKind.KindName;
 
     public ValueTask DisposeAsync() => emulator.DisposeAsync();
 
-    public async Task ExecuteAsync(RunContext context, CancellationToken ct)
+    public override async Task ExecuteAsync(RunContext context, TableParameters p, CancellationToken ct)
     {
-        var p = Json.Deserialize<TableParameters>(context.ParametersJson);
         var target = TableTarget.For(Open(p));
         var account = target.Account;
         if (account.IsDevelopmentStorage) await emulator.EnsureRunningAsync(account.Endpoint, ct);
@@ -54,7 +54,7 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         var run = new TableRun(p, target, variants, partitions, context);
         try
         {
-            await run.ExecuteAsync(ct);
+            await new LoadDriver(context).RunAsync(p, run, ct, variants.Count);
         }
         finally
         {
@@ -139,8 +139,8 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         public string Key(int variant) => $"{Prefix}{variant}";
     }
 
-    /// <summary>The state of one run while its workers go round the variants.</summary>
-    sealed class TableRun : IDisposable
+    /// <summary>The run's connections, [worker][variant], and the operation that inserts on one: what the driver goes round.</summary>
+    sealed class TableRun : ILoadOperation, IDisposable
     {
         readonly TableParameters p;
         readonly IReadOnlyList<TableVariant> variants;
@@ -149,8 +149,6 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         readonly TableConnection[][] connections; // [worker][variant]
         readonly long[] entitiesWritten;
         readonly string payload;
-        readonly long runStart = Stopwatch.GetTimestamp();
-        int nextIndex = -1;
 
         public TableRun(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, RunContext context)
         {
@@ -167,67 +165,32 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         /// <summary>Entities of a variant that the service answered as written (warm-up included).</summary>
         public long EntitiesWritten(int variant) => Interlocked.Read(ref entitiesWritten[variant]);
 
-        public async Task ExecuteAsync(CancellationToken ct)
+        /// <summary>One insert (or batch) of the operation's variant; its entities are keyed by the sample's index.</summary>
+        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken runToken)
         {
-            ThreadPoolGuard.EnsureCovers(p.Concurrency);
-            // Warm-up rounds first, on the same connections; measured rounds start when every worker is done with them.
-            if (p.WarmupRequests > 0) await RoundsAsync(OperationClaims.UpTo(p.WarmupRequests), warmup: true, ct);
-            if (LoadProfile.Of(p) is { } profile) await OnScheduleAsync(profile, ct);
-            else await RoundsAsync(OperationClaims.Of(p.Requests, p.DurationSeconds), warmup: false, ct);
-        }
-
-        /// <summary>The open model: request k, of variant k mod the variants, starts when due on a free worker's connection for that variant.</summary>
-        async Task OnScheduleAsync(LoadProfile profile, CancellationToken ct)
-        {
-            var monitor = new OpenLoadMonitor();
-            try
-            {
-                await OpenLoad.RunAsync(profile, p.Concurrency, async (worker, k, due) =>
-                {
-                    var v = (int)(k % variants.Count);
-                    context.Record(await SendAsync(connections[worker][v], v, worker, warmup: false, ct, due));
-                }, monitor, ct);
-            }
-            finally
-            {
-                monitor.Report(context.Notes, p.Concurrency);
-            }
-        }
-
-        /// <summary>Each worker claims a round and sends one request of every variant, in order, until no round is left.</summary>
-        Task RoundsAsync(Func<long> claim, bool warmup, CancellationToken ct) =>
-            Task.WhenAll(connections.Select((own, worker) => Task.Run(async () =>
-            {
-                while (!ct.IsCancellationRequested && claim() >= 0)
-                    for (var v = 0; v < variants.Count; v++)
-                        context.Record(await SendAsync(own[v], v, worker, warmup, ct));
-                ct.ThrowIfCancellationRequested(); // a run stopped between two rounds did not complete
-            }, ct)));
-
-        /// <param name="due">Open model: when the request was due; its latency counts from there, its lag is how late it started.</param>
-        async Task<Sample> SendAsync(TableConnection connection, int v, int worker, bool warmup, CancellationToken runToken, long? due = null)
-        {
+            var (v, index) = (operation.Variant, operation.Index);
             var variant = variants[v];
-            var index = Interlocked.Increment(ref nextIndex); // numbered in the order requests start, across workers
+            var connection = connections[operation.Worker][v];
             var entities = Enumerable.Range(0, p.EntitiesPer(variant.Operation))
                 .Select(j => new BenchEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
                 .ToList();
-            var sample = new Sample { Index = index, Series = variant.Series, Connection = worker, IsWarmup = warmup, Bytes = (long)entities.Count * p.EntityBytes };
+
+            var sample = operation.Sample();
+            sample.Series = variant.Series;
+            sample.Bytes = (long)entities.Count * p.EntityBytes;
 
             // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
             using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
             var start = Stopwatch.GetTimestamp();
-            var origin = due ?? start; // where latency is counted from
-            sample.OffsetNs = Ticks.ToNanoseconds(origin - runStart);
-            if (due is { } d) sample.LagNs = Ticks.ToNanoseconds(start - d);
+            operation.Started(sample, start);
             timeout.CancelAfter(p.Timeout); // armed after the start, so a timed-out sample lasts the timeout
             try
             {
                 var outcome = variant.Operation == TableOperation.Batch
                     ? await connection.Client.SubmitBatchAsync(entities, timeout.Token)
                     : await connection.Client.InsertAsync(entities[0], timeout.Token);
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.StatusCode = outcome.Status;
                 sample.Error = TableErrorClassifier.Classify(outcome);
                 if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
@@ -239,14 +202,14 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             }
             catch (OperationCanceledException)
             {
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.Error = ErrorKind.Timeout;
                 context.Notes.AddError(ErrorKind.Timeout, $"No answer within {p.TimeoutMs:N0} ms.");
             }
             catch (RequestFailedException ex) when (ex.Status == 0)
             {
                 // Azure.Core's transport failure: refused, reset, closed mid-answer.
-                sample.LatencyNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - origin);
+                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.Error = TransportErrorClassifier.Classify(ex);
                 context.Notes.AddError(sample.Error, ex.Message);
             }

@@ -22,7 +22,7 @@ sealed class RunnerHost : IAsyncDisposable
 
     public string DatabasePath => dir.File("bench.db");
 
-    RunnerHost(Dictionary<string, string?> settings)
+    RunnerHost(Dictionary<string, string?> settings, Action<IServiceCollection>? services)
     {
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
@@ -36,12 +36,14 @@ sealed class RunnerHost : IAsyncDisposable
         builder.Logging.AddProvider(Logs);
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
+        services?.Invoke(builder.Services);
         Host = builder.Build();
     }
 
-    public static async Task<RunnerHost> CreateAsync(Dictionary<string, string?>? settings = null)
+    /// <param name="services">More registrations: a kind of a test's own.</param>
+    public static async Task<RunnerHost> CreateAsync(Dictionary<string, string?>? settings = null, Action<IServiceCollection>? services = null)
     {
-        var host = new RunnerHost(settings ?? []);
+        var host = new RunnerHost(settings ?? [], services);
         await host.Services.MigrateDatabaseAsync();
         return host;
     }

@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using BenchDashboard.Core.Benchmarks;
+
+namespace BenchDashboard.Runner.Execution;
+
+/// <summary>
+/// Runs a kind's operation (<see cref="ILoadOperation"/>) under the load its parameters ask for, the same way for
+/// every kind: warm-up first, back to back on the same workers and flagged, finished before measurement starts;
+/// then the closed model (<c>Concurrency</c> workers each starting the next operation when the last is answered,
+/// until the count or the duration is used up) or the open model (operations start on the schedule of
+/// <see cref="LoadProfile"/>, each on a free worker, <see cref="OpenLoad"/>). Variants are interleaved in blocks:
+/// operation k is variant (k ÷ block) mod variants, so each variant gets the same number of operations and drift
+/// hits all of them alike. Samples are numbered in the order operations start, across workers, variants and
+/// calls: a kind with phases calls <see cref="RunAsync"/> once per phase on one driver. Every sample goes to the
+/// run's context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails
+/// stops the others and ends it with its failure.
+/// </summary>
+public sealed class LoadDriver(RunContext context)
+{
+    int nextIndex = -1;
+
+    /// <summary>Where every sample's offset counts from: when the driver was made.</summary>
+    public long RunStart { get; } = Stopwatch.GetTimestamp();
+
+    /// <param name="variants">How many variants go round (1 for none); each has its own operations, numbered from 0.</param>
+    /// <param name="block">Operations of one variant in a row before the next variant's turn.</param>
+    /// <param name="phase">The phase's name, for the open model's notes when a run has several.</param>
+    public async Task RunAsync(ILoadParameters load, ILoadOperation operation, CancellationToken ct, int variants = 1, int block = 1, string? phase = null)
+    {
+        var shape = new Shape(load.Concurrency, Math.Max(1, variants), Math.Max(1, block));
+        ThreadPoolGuard.EnsureCovers(shape.Workers);
+        if (load.WarmupRequests > 0) await ClosedAsync(shape, OperationClaims.UpTo(load.WarmupRequests), operation, warmup: true, ct);
+        if (LoadProfile.Of(load) is { } profile) await OpenAsync(shape, profile, operation, phase, ct);
+        else await ClosedAsync(shape, OperationClaims.Of(load.Requests, load.DurationSeconds), operation, warmup: false, ct);
+    }
+
+    readonly record struct Shape(int Workers, int Variants, int Block);
+
+    /// <summary>
+    /// Each worker claims up to a block of numbers (one number is one operation of every variant), then runs
+    /// that many of each variant in turn, until no number is left.
+    /// </summary>
+    async Task ClosedAsync(Shape shape, Func<long> claim, ILoadOperation operation, bool warmup, CancellationToken ct)
+    {
+        // One worker that fails (the target refused, the server is gone) stops the others too. Their tasks end
+        // cancelled, so awaiting them all throws the one real failure.
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var workers = Enumerable.Range(0, shape.Workers).Select(worker => Task.Run(async () =>
+        {
+            try
+            {
+                var numbers = new long[shape.Block];
+                // Checked here because an in-process operation completes at once: its awaits never yield.
+                while (!stop.Token.IsCancellationRequested)
+                {
+                    var claimed = 0;
+                    while (claimed < shape.Block && claim() is var i && i >= 0) numbers[claimed++] = i;
+                    if (claimed == 0) break;
+                    for (var v = 0; v < shape.Variants; v++)
+                        for (var b = 0; b < claimed; b++)
+                        {
+                            // Inline rather than through OperateAsync: no state machine per operation on the hot path.
+                            var op = new Operation(worker, v, numbers[b], Interlocked.Increment(ref nextIndex), warmup, null, RunStart);
+                            var sample = await operation.OperateAsync(op, stop.Token);
+                            context.Record(sample);
+                            await operation.AfterAsync(op, sample, stop.Token);
+                        }
+                }
+                stop.Token.ThrowIfCancellationRequested(); // a run stopped between two operations did not complete
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                await stop.CancelAsync();
+                throw;
+            }
+        }, stop.Token)).ToArray();
+        await Task.WhenAll(workers);
+    }
+
+    /// <summary>
+    /// Operation k on the schedule, on a free worker: variant (k ÷ block) mod variants, whose operation number is
+    /// what the rounds before gave it plus its place in the block, as in the closed model.
+    /// </summary>
+    async Task OpenAsync(Shape shape, LoadProfile profile, ILoadOperation operation, string? phase, CancellationToken ct)
+    {
+        var monitor = new OpenLoadMonitor();
+        var (block, variants) = ((long)shape.Block, (long)shape.Variants);
+        try
+        {
+            await OpenLoad.RunAsync(profile, shape.Workers, (worker, k, due) =>
+                OperateAsync(operation, worker, (int)(k / block % variants), k / (block * variants) * block + k % block, due, ct), monitor, ct);
+        }
+        finally
+        {
+            monitor.Report(context.Notes, shape.Workers, phase);
+        }
+    }
+
+    async Task OperateAsync(ILoadOperation operation, int worker, int variant, long number, long due, CancellationToken ct)
+    {
+        var op = new Operation(worker, variant, number, Interlocked.Increment(ref nextIndex), false, due, RunStart);
+        var sample = await operation.OperateAsync(op, ct);
+        context.Record(sample);
+        await operation.AfterAsync(op, sample, ct);
+    }
+}
