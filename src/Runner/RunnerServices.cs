@@ -1,4 +1,5 @@
 using BenchDashboard.Core;
+using BenchDashboard.Runner.Agents;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Scheduling;
 using Microsoft.Extensions.DependencyInjection;
@@ -40,7 +41,8 @@ public static class RunnerServices
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
         // Every executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.
-        foreach (var executor in typeof(RunnerServices).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && t.IsAssignableTo(typeof(IBenchmarkExecutor))))
+        // A run over agents is its own executor, made by the coordinator for that run alone.
+        foreach (var executor in typeof(RunnerServices).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && t.IsAssignableTo(typeof(IBenchmarkExecutor)) && t != typeof(AgentRun)))
             services.AddSingleton(typeof(IBenchmarkExecutor), executor);
         services.AddHostedService<RunnerService>();
         return services;
@@ -54,4 +56,19 @@ public static class RunnerServices
     public static IServiceCollection AddBenchmarkKind<TKind, TExecutor>(this IServiceCollection services)
         where TKind : class, Core.Benchmarks.IBenchmarkKind where TExecutor : class, IBenchmarkExecutor =>
         Core.Benchmarks.BenchmarkKindRegistration.AddBenchmarkKind<TKind>(services).AddSingleton<IBenchmarkExecutor, TExecutor>();
+
+    /// <summary>
+    /// The dashboard's side of runs spread over runner agents: who is linked, and the coordinator that claims
+    /// runs with agents. Only the process agents link to (the dashboard) adds it, whatever <c>Runner:Process</c> says.
+    /// </summary>
+    public static IServiceCollection AddAgentRuns(this IServiceCollection services)
+    {
+        services.AddSingleton<AgentRegistry>();
+        services.AddOptions<AgentRunOptions>().BindConfiguration(AgentRunOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        // The coordinator uses the runner's processor and store with options of its own.
+        services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
+        services.AddSingleton<AgentRunCoordinator>();
+        services.AddHostedService(sp => sp.GetRequiredService<AgentRunCoordinator>());
+        return services;
+    }
 }

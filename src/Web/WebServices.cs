@@ -21,14 +21,9 @@ public static class WebServices
         services.AddSingleton<Pages.Kinds.KindForms>();
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddGuessLimits();
-        // Runner agents on other machines (issue 16): who may link, and who is linked.
+        // Runner agents on other machines: who may link here, who is linked, and the runs spread over them.
         services.AddSingleton<Agents.AgentKeys>();
-        services.AddSingleton<Agents.AgentRegistry>();
-        services.AddOptions<Agents.AgentRunOptions>().BindConfiguration(Agents.AgentRunOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        // The coordinator uses the runner's processor and store with options of its own, whatever Runner:Process says.
-        services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
-        services.AddSingleton<Agents.AgentRunCoordinator>();
-        services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentRunCoordinator>());
+        services.AddAgentRuns();
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {
             cookie.LoginPath = "/login";

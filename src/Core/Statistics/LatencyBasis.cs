@@ -39,11 +39,11 @@ public static class LatencyBases
         }
     }
 
-    static Sample AsServiceTime(Sample s) => s.LagNs is not { } lag ? s : new Sample
+    static Sample AsServiceTime(Sample s)
     {
-        RunId = s.RunId, Index = s.Index, IsWarmup = s.IsWarmup, Connection = s.Connection,
-        OffsetNs = s.OffsetNs + lag, LatencyNs = s.LatencyNs - lag, LagNs = null,
-        HeadersNs = s.HeadersNs, ConnectNs = s.ConnectNs, StatusCode = s.StatusCode, Bytes = s.Bytes,
-        Error = s.Error, Series = s.Series, Hit = s.Hit, Shard = s.Shard,
-    };
+        if (s.LagNs is null) return s;
+        var copy = s.Copy();
+        ToServiceTimeInPlace([copy]);
+        return copy;
+    }
 }

@@ -1,5 +1,6 @@
 using System.Net.WebSockets;
 using BenchDashboard.Core.Agents;
+using BenchDashboard.Runner.Agents;
 
 namespace BenchDashboard.Web.Agents;
 

@@ -186,10 +186,9 @@ public static class RunsApi
             context.Response.ContentType = "text/csv";
             context.Response.Headers.ContentDisposition = $"attachment; filename={fileName}";
             await using var writer = new StreamWriter(context.Response.Body, new UTF8Encoding(false), bufferSize: 64 * 1024);
-            await writer.WriteAsync("index,warmup,connection,offset_ns,latency_ns,headers_ns,connect_ns,status,bytes,error,series,hit,lag_ns,shard\n");
+            await writer.WriteAsync(SampleColumns.CsvHeader);
             await foreach (var s in samples.WithCancellation(context.RequestAborted))
-                await writer.WriteAsync(string.Create(CultureInfo.InvariantCulture,
-                    $"{s.Index},{(s.IsWarmup ? 1 : 0)},{s.Connection},{s.OffsetNs},{s.LatencyNs},{s.HeadersNs},{s.ConnectNs},{s.StatusCode},{s.Bytes},{(s.Error == ErrorKind.None ? "" : s.Error.ToString())},{s.Series},{(s.Hit is { } hit ? (hit ? 1 : 0) : "")},{s.LagNs},{s.Shard}\n"));
+                await writer.WriteAsync(SampleColumns.CsvLine(s));
         }
     }
 }

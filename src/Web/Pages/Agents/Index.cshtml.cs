@@ -1,4 +1,4 @@
-using BenchDashboard.Web.Agents;
+using BenchDashboard.Runner.Agents;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Agents;

@@ -1,7 +1,8 @@
 using System.Collections.Concurrent;
 using BenchDashboard.Core.Agents;
+using Microsoft.Extensions.Logging;
 
-namespace BenchDashboard.Web.Agents;
+namespace BenchDashboard.Runner.Agents;
 
 /// <summary>An agent as the dashboard sees it: while linked, and for a while after it was lost.</summary>
 public sealed class AgentState(string name, long epoch, string? remote)

@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace BenchDashboard.Web.Agents;
+namespace BenchDashboard.Runner.Agents;
 
 /// <summary><c>Agents:*</c>: how the dashboard runs runs spread over runner agents (issue 16).</summary>
 public sealed class AgentRunOptions

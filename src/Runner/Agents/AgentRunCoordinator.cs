@@ -2,26 +2,27 @@ using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Scheduling;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace BenchDashboard.Web.Agents;
+namespace BenchDashboard.Runner.Agents;
 
 /// <summary>
-/// The dashboard's side of runs spread over runner agents (issue 16). It lives where the agents link (this
+/// The dashboard's side of runs spread over runner agents. It lives where the agents link (the dashboard's
 /// process, whichever process runs the dashboard's own runner), claims queued runs that ask for agents (a
-/// runner never claims them: <see cref="RunStore.TryClaimAsync"/>), one at a time and within the database's
-/// limit of parallel runs, and sees each through the runner's <see cref="RunProcessor"/> with an
-/// <see cref="AgentRun"/> as its executor. The agents' links (<see cref="AgentEndpoint"/>) hand it the frames,
-/// samples and losses of the run under way (<see cref="Current"/>).
+/// runner never claims them: <see cref="RunStore.TryClaimAsync"/>) through the runner's <see cref="ClaimLoop"/>,
+/// one at a time and within the database's limit of parallel runs, and sees each through the runner's
+/// <see cref="RunProcessor"/> with an <see cref="AgentRun"/> as its executor. The agents' links (the dashboard's
+/// WebSocket endpoint) hand it the frames, samples and losses of the run under way (<see cref="Current"/>).
 /// </summary>
 public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry registry, BenchmarkKinds kinds, IOptions<AgentRunOptions> options,
     ILogger<AgentRunCoordinator> logger) : BackgroundService
 {
-    static readonly TimeSpan Poll = TimeSpan.FromMilliseconds(500);
     volatile AgentRun? current;
 
     /// <summary>The run being spread over agents now, if any.</summary>
@@ -33,44 +34,21 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
         using var identity = ActivatorUtilities.CreateInstance<RunnerIdentity>(services);
         var store = ActivatorUtilities.CreateInstance<RunStore>(services, identity);
         var processor = ActivatorUtilities.CreateInstance<RunProcessor>(services, store, Array.Empty<IBenchmarkExecutor>());
-        var quiet = new QuietLog(logger, TimeSpan.FromMinutes(1));
-        var recovered = false;
-        while (!stoppingToken.IsCancellationRequested)
+        // One run at a time: the agents linked now are all of its shards' candidates.
+        var loop = new ClaimLoop(store, logger) { Name = "The agents' coordinator", WithAgents = true, MaxInFlight = 1, Poll = TimeSpan.FromMilliseconds(500) };
+        await loop.RunAsync(async (run, ct) =>
         {
+            var agentRun = Plan(run);
+            current = agentRun;
             try
             {
-                if (!recovered)
-                {
-                    // Runs this coordinator's process left running when it died: ended now, not after the stale timeout.
-                    if (await store.RecoverAsync(ownOnly: true, stoppingToken) is > 0 and var count) logger.LogWarning("Recovered {Count} run(s) with agents left running", count);
-                    recovered = true;
-                }
-                if (await store.TryClaimAsync(stoppingToken, withAgents: true) is { } run)
-                {
-                    var agentRun = Plan(run);
-                    current = agentRun;
-                    try
-                    {
-                        await processor.ProcessAsync(run, stoppingToken, agentRun);
-                    }
-                    finally
-                    {
-                        current = null;
-                    }
-                    continue;
-                }
+                await processor.ProcessAsync(run, ct, agentRun);
             }
-            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            finally
             {
-                break;
+                current = null;
             }
-            catch (Exception ex)
-            {
-                if (StorageFault.Of(ex) is not null) StorageFault.ForgetConnections();
-                quiet.Error(ex, $"The agents' coordinator failed: {StorageFault.Of(ex)?.Reason ?? ex.Message}; trying again.");
-            }
-            await Task.Delay(Poll, stoppingToken).ContinueWith(_ => { }, TaskScheduler.Default);
-        }
+        }, stoppingToken);
     }
 
     /// <summary>The run's shards, as its kind divides its load; a run that cannot be divided fails saying why.</summary>
