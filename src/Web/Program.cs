@@ -36,7 +36,7 @@ if (string.IsNullOrEmpty(builder.Configuration["urls"]) && int.TryParse(builder.
 
 // Storage, validation limits and queries shared with the standalone runner.
 builder.Services.AddBenchCore();
-// The runner: a child process of this one by default (Runner:Process; README "Where the runner runs").
+// The runner: a child process of this one by default (Runner:Process; docs/runner.md).
 builder.Services.AddRunnerFor(builder.Configuration);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();

@@ -61,7 +61,7 @@ public sealed partial class AgentRun
                 {
                     var ready = shards.Where(s => s.Status == ShardStatus.Ready).Select(s => s.Agent!.Name).ToList();
                     why = $"{ready.Count} of {shards.Length} agents joined within {options.BarrierSeconds} s{(ready.Count > 0 ? $" ({string.Join(", ", ready)})" : "")}: "
-                        + "start more agents (README, \"Runner agents on other machines\") or ask for fewer.";
+                        + "start more agents (docs/agents.md) or ask for fewer.";
                 }
                 await StopAllAsync("the run did not start: not enough agents joined");
                 throw new InvalidOperationException(why);
