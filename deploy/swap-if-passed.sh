@@ -14,7 +14,7 @@ group=$1 app=$2; shift 2
 slot=staging
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case $1 in
-    --slot) slot=$2; shift 2 ;;
+    --slot) [ $# -ge 2 ] || { echo "--slot needs a name" >&2; exit 2; }; slot=$2; shift 2 ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
 done

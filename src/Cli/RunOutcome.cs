@@ -9,10 +9,14 @@ public static class RunOutcome
 
     public static bool IsFinal(string? status) => status is not null && FinalStatuses.Contains(status);
 
-    /// <summary>0 completed and passed, 1 a limit failed or a regression was flagged, 2 it did not complete.</summary>
+    /// <summary>
+    /// 0 completed and passed, 1 a limit failed or a regression was flagged, 2 it did not complete or the dashboard
+    /// judged it bad without limits (nothing measured, most operations failed: a target that answers nothing).
+    /// </summary>
     public static int ExitCodeOf(JsonElement run)
     {
         if (run.String("status") != "completed") return ExitCodes.Error;
+        if (run.Field("outcome") is { } outcome && outcome.String("level") == "bad" && outcome.String("label") != "limits failed") return ExitCodes.Error;
         if (run.Field("thresholds") is { } limits && limits.Boolean("passed") == false) return ExitCodes.Failed;
         if (run.Field("regression") is { } regression && regression.Boolean("flagged") == true) return ExitCodes.Failed;
         return ExitCodes.Passed;

@@ -76,6 +76,23 @@ public sealed class RunVerbTests(PublishedDashboard published) : IDisposable
     }
 
     [Fact]
+    public async Task ACompletedRunWhoseEveryRequestFailedExitsTwoThoughItHasNoLimits()
+    {
+        // A port nothing listens on: every request is refused, the run completes, and the dashboard judges it bad.
+        using var closed = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        closed.Start();
+        var port = ((System.Net.IPEndPoint)closed.LocalEndpoint).Port;
+        closed.Stop();
+        var file = ParametersFile(new { kind = "http", url = $"http://127.0.0.1:{port}/", requests = 10, concurrency = 1, timeoutMs = 2000 });
+
+        var result = await Client.RunAsync(Client.For(Dashboard), "run", "--file", file);
+
+        Assert.True(result.ExitCode == 2, result.ToString());
+        Assert.Contains("Outcome:                        errors: 100 % ", result.Out);
+        Assert.Contains("Result:                         error (exit 2)", result.Out);
+    }
+
+    [Fact]
     public async Task ParametersTheDashboardRefusesExitTwoNamingTheField()
     {
         var file = ParametersFile(new { kind = "http", url = new Uri(Dashboard.Url, "/target/bytes").ToString(), requests = 5, concurency = 2 });

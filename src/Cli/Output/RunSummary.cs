@@ -105,6 +105,8 @@ public static class RunSummary
         else text.AppendLine("Limits:                         none set");
         if (run.Field("regression") is { } r)
             text.AppendLine(Invariant($"Regression:                     {(r.Boolean("flagged") == true ? "FLAGGED" : "none")} (median {Percent(r.Number("medianChange"))}, p95 {Percent(r.Number("p95Change"))} against the last {r.Integer("baselineRuns")} runs; limit {Number(r.Number("thresholdPercent"), "0.#")} %)"));
+        if (run.Field("outcome") is { } outcome && outcome.String("level") is "bad" or "warning")
+            text.AppendLine(Invariant($"Outcome:                        {outcome.String("label")}{(outcome.String("reason") is { } why ? $": {why}" : "")}"));
         var exit = RunOutcome.ExitCodeOf(run);
         text.AppendLine(Invariant($"Result:                         {RunOutcome.VerdictOf(exit)} (exit {exit})"));
         return text;

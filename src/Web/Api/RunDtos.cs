@@ -67,7 +67,8 @@ public sealed record RunDto(
     DateTimeOffset QueuedUtc, DateTimeOffset? StartedUtc, DateTimeOffset? EndedUtc, int CompletedRequests,
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
-    OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null)
+    OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
+    OutcomeDto? Outcome = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -161,4 +162,13 @@ public sealed record RunAgentDto(
         AgentRunRow.Of(run, digest).Select(r => new RunAgentDto(r.Shard.Shard, r.Shard.Agent, r.Shard.Machine, r.Shard.Connections,
             JsonNamingPolicy.CamelCase.ConvertName(r.Shard.Status.ToString()), r.Shard.Reason, r.Shard.StartSkewMs, r.Shard.ClockErrorMs, r.Shard.Samples,
             r.Shard.Received, r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment)).ToList();
+}
+
+/// <summary>
+/// A run judged as its page shows it: <c>level</c> good, warning, bad or neutral; <c>label</c> ("completed", "errors",
+/// "nothing measured", "limits failed", "regression", …) and the reason in words.
+/// </summary>
+public sealed record OutcomeDto(string Level, string Label, string? Reason)
+{
+    public static OutcomeDto From(RunOutcome o) => new(JsonNamingPolicy.CamelCase.ConvertName(o.Level.ToString()), o.Label, o.Reason);
 }

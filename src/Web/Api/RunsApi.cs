@@ -120,13 +120,18 @@ public static class RunsApi
     /// A run with its statistics and, for a completed run of a saved benchmark, <c>thresholds</c> (pass/fail,
     /// for a CI gate) and <c>regression</c>; <c>?includeStats=false</c> skips all that (cheap polling of progress).
     /// </summary>
-    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display, HttpContext context, CancellationToken ct, bool includeStats = true)
+    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display,
+        Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, HttpContext context, CancellationToken ct, bool includeStats = true)
     {
         var shown = Shown(context, display);
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
-        return TypedResults.Ok(RunDto.From(report, shown, await history.PointAsync(report.Run, ct, report.Statistics), report.Digest.Figures));
+        var point = await history.PointAsync(report.Run, ct, report.Statistics);
+        // Judged as its page judges it, so a pipeline gating on the API cannot pass a run the page shows red.
+        var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
+        var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.Regression);
+        return TypedResults.Ok(RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) });
     }
 
     /// <summary>
