@@ -91,20 +91,26 @@ public sealed class RunNotifications(BenchDbContext db, RunHistory history, IOpt
             var taken = await db.WebhookDeliveries.Where(d => d.Id == delivery.Id && d.Status == DeliveryStatus.Pending && d.NextAttemptUtcMs == delivery.NextAttemptUtcMs)
                 .ExecuteUpdateAsync(set => set.SetProperty(d => d.NextAttemptUtcMs, until), ct);
             if (taken == 1) claimed.Add(delivery);
+            delivery.NextAttemptUtcMs = until; // the lease this sender holds: its attempt is recorded only while it still does
         }
         return claimed;
     }
 
-    /// <summary>Records an attempt: delivered on a 2xx, else retried after the backoff or, at the last attempt, failed.</summary>
+    /// <summary>
+    /// Records an attempt: delivered on a 2xx, else retried after the backoff or, at the last attempt, failed. Only
+    /// while the caller still holds the lease <see cref="ClaimDueAsync"/> gave it: a sender whose lease ran out (and
+    /// another took the delivery over) must not overwrite the other's result.
+    /// </summary>
     public async Task<WebhookDelivery> RecordAttemptAsync(WebhookDelivery delivery, bool delivered, int? statusCode, string? error, CancellationToken ct)
     {
         var now = Now;
         var attempts = delivery.Attempts + 1;
         var status = delivered ? DeliveryStatus.Delivered : attempts >= options.Value.MaxAttempts ? DeliveryStatus.Failed : DeliveryStatus.Pending;
         var next = status == DeliveryStatus.Pending ? now + (long)options.Value.RetryDelay(attempts).TotalMilliseconds : now;
-        await db.WebhookDeliveries.Where(d => d.Id == delivery.Id).ExecuteUpdateAsync(set => set
+        var held = await db.WebhookDeliveries.Where(d => d.Id == delivery.Id && d.Status == DeliveryStatus.Pending && d.NextAttemptUtcMs == delivery.NextAttemptUtcMs).ExecuteUpdateAsync(set => set
             .SetProperty(d => d.Attempts, attempts).SetProperty(d => d.Status, status).SetProperty(d => d.NextAttemptUtcMs, next)
             .SetProperty(d => d.LastAttemptUtcMs, now).SetProperty(d => d.LastStatusCode, statusCode).SetProperty(d => d.LastError, error), ct);
+        if (held == 0) return delivery;
         delivery.Attempts = attempts;
         delivery.Status = status;
         delivery.NextAttemptUtcMs = next;

@@ -7,7 +7,11 @@ public static class WebhookServices
     /// <summary>Webhooks of benchmarks: the sender's HTTP client, the dashboard's public address and the delivery loop.</summary>
     public static IServiceCollection AddWebhooks(this IServiceCollection services)
     {
-        services.AddHttpClient(WebhookSender.ClientName).ConfigurePrimaryHttpMessageHandler(sp => WebhookSender.Handler(sp.GetRequiredService<TargetPolicy>()));
+        // No request logging: a receiver's token is often in the URL's path, which only administrators may see.
+        // No client-wide timeout either: each attempt has its own (Webhooks:TimeoutSeconds).
+        services.AddHttpClient(WebhookSender.ClientName, client => client.Timeout = Timeout.InfiniteTimeSpan)
+            .ConfigurePrimaryHttpMessageHandler(sp => WebhookSender.Handler(sp.GetRequiredService<TargetPolicy>()))
+            .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
         services.AddSingleton<PublicAddress>();
         services.AddHostedService<WebhookService>();

@@ -9,10 +9,10 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Core.Tests.Data;
 
-/// <summary>A database of the build before webhooks (every migration up to the time zones) opened by this one.</summary>
+/// <summary>A database of the build before webhooks (every migration before theirs) opened by this one.</summary>
 public class WebhookUpgradeTests
 {
-    const string LastBeforeWebhooks = "20261124194839_BenchmarkTimeZone";
+    const string LastBeforeWebhooks = "20261125051245_RunBenchmarkName";
 
     [Fact]
     public async Task ADatabaseFromBeforeWebhooksOpensWithEveryRunAndBenchmarkIntactAndNoOldRunAnnounced()
