@@ -31,7 +31,8 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
         using var requests = new Requests(variants, parameters.Concurrency, policy);
         try
         {
-            await new LoadDriver(context).RunAsync(parameters, requests, ct, variants.Count, parameters.InterleaveBlock);
+            // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
+            await new LoadDriver(context).RunAsync(parameters, requests, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
         }
         finally
         {
@@ -42,21 +43,14 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
     /// <summary>The run's connections, [worker][variant], and the operation that sends a request on one.</summary>
     sealed class Requests : ILoadOperation, IDisposable
     {
-        readonly string?[] series;
         readonly HttpConnection[][] connections;
 
-        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy)
-        {
-            series = variants.Select(v => v.Name).ToArray();
-            connections = Enumerable.Range(0, workers).Select(_ => variants.Select(v => new HttpConnection(v.Parameters, policy)).ToArray()).ToArray();
-        }
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy) =>
+            connections = Enumerable.Range(0, workers).Select(_ => variants.Select(v => new HttpConnection(v.Parameters, policy, v.Name)).ToArray()).ToArray();
 
-        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
-        {
-            var sample = await connections[operation.Worker][operation.Variant].SendAsync(operation, ct);
-            sample.Series = series[operation.Variant];
-            return sample;
-        }
+        // No state machine of its own: the connection's send is the operation, its sample already in its series.
+        public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct) =>
+            connections[operation.Worker][operation.Variant].SendAsync(operation, ct);
 
         public CachingEvidence Evidence()
         {

@@ -36,7 +36,10 @@ sealed class HttpConnection : IDisposable
 
     public CachingEvidence Evidence { get; } = new();
 
-    public HttpConnection(HttpParameters parameters, TargetPolicy policy)
+    /// <summary>The variant whose requests this connection sends (each sample's series); null without variants.</summary>
+    readonly string? series;
+
+    public HttpConnection(HttpParameters parameters, TargetPolicy policy, string? series = null)
     {
         // Validation refuses these; a line break in a header value would end it and could smuggle a second
         // request (to a Host of the sender's choosing) past the target policy, so it is refused here too.
@@ -44,6 +47,7 @@ sealed class HttpConnection : IDisposable
             throw new TargetRefusedException("A header name or value contains a line break or NUL; nothing was sent.");
         this.parameters = parameters;
         this.policy = policy;
+        this.series = series;
         uri = new Uri(parameters.Url);
         method = new HttpMethod(parameters.Method);
         body = parameters.Body is null ? null : System.Text.Encoding.UTF8.GetBytes(parameters.Body);
@@ -96,6 +100,7 @@ sealed class HttpConnection : IDisposable
         if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
 
         var sample = operation.Sample();
+        sample.Series = series;
         var start = Stopwatch.GetTimestamp();
         operation.Started(sample, start);
         // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).

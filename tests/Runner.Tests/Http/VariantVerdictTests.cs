@@ -43,6 +43,22 @@ public class VariantVerdictTests
     }
 
     [Fact]
+    public async Task APlainRunIgnoresTheInterleaveBlockAndUsesEveryConnection()
+    {
+        // The form sends interleaveBlock whether or not variants are left; without them it means nothing, so ten
+        // requests on four connections are not claimed ten at a time by one connection.
+        await using var target = await KestrelTarget.StartAsync();
+        var (samples, _, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        {
+            Url = target.Url("/delay?ms=20").ToString(), Requests = 8, Concurrency = 4, InterleaveBlock = 10,
+        });
+
+        Assert.Equal(8, samples.Count);
+        Assert.Equal(4, samples.Select(s => s.Connection).Distinct().Count());
+        Assert.All(samples, s => Assert.Null(s.Series));
+    }
+
+    [Fact]
     public async Task InterleavedAToAIsRarelyCalledDifferent()
     {
         await using var target = await KestrelTarget.StartAsync();
