@@ -8,9 +8,10 @@ namespace BenchDashboard.Runner.Execution;
 /// every kind: warm-up first, back to back on the same workers and flagged, finished before measurement starts;
 /// then the closed model (<c>Concurrency</c> workers each starting the next operation when the last is answered,
 /// until the count or the duration is used up) or the open model (operations start on the schedule of
-/// <see cref="LoadProfile"/>, each on a free worker, <see cref="OpenLoad"/>). Variants are interleaved in blocks:
-/// operation k is variant (k ÷ block) mod variants, so each variant gets the same number of operations and drift
-/// hits all of them alike. Samples are numbered in the order operations start, across workers, variants and
+/// <see cref="LoadProfile"/>, each on a free worker, <see cref="OpenLoad"/>). Variants take turns in blocks, so
+/// drift hits all of them alike: in the open model operation k is variant (k ÷ block) mod variants; in the closed
+/// model each worker claims a block of one variant's operations at a time and goes round the variants. With a
+/// count that is a multiple of block × variants each variant gets the same number; with a duration, within a block. Samples are numbered in the order operations start, across workers, variants and
 /// calls: a kind with phases calls <see cref="RunAsync"/> once per phase on one driver. Every sample goes to the
 /// run's context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails
 /// stops the others and ends it with its failure.
