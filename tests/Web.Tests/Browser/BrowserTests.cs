@@ -17,44 +17,10 @@ public sealed class BrowserTests(PublishedOutput published)
 {
     static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
 
-    sealed record Dashboard(PublishedApp App, string Url, HttpClient Api, TempDirectory Dir) : IAsyncDisposable
-    {
-        public async Task<long> RunAsync(object body)
-        {
-            var created = await Api.PostAsJsonAsync("/api/runs", body);
-            created.EnsureSuccessStatusCode();
-            return (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
-        }
-
-        public Task<JsonElement> UntilEndedAsync(long id) => DashboardFactory.WaitForEndAsync(Api, id);
-
-        public async ValueTask DisposeAsync()
-        {
-            Api.Dispose();
-            await App.DisposeAsync();
-            Dir.Dispose();
-        }
-    }
-
-    async Task<Dashboard> StartAsync()
-    {
-        var dir = new TempDirectory();
-        var port = PublishedAppTests.FreePort();
-        var url = $"http://127.0.0.1:{port}";
-        var app = PublishedApp.Start(published.Folder, published.Folder, new()
-        {
-            ["ASPNETCORE_URLS"] = url, ["ASPNETCORE_ENVIRONMENT"] = "Development", ["Database__Path"] = dir.File("bench.db"),
-            ["Demo__Seed"] = "false", ["HOME"] = dir.Path, ["Runner__PollIntervalMs"] = "100", ["Runner__HeartbeatIntervalMs"] = "250",
-        });
-        var api = new HttpClient { BaseAddress = new Uri(url), Timeout = TimeSpan.FromSeconds(20) };
-        await app.UntilHealthyAsync(api);
-        return new Dashboard(app, url, api, dir);
-    }
-
     [Fact]
     public async Task AFormRunIsWatchedLiveThenBecomesItsFinishedPageWithoutAReloadAndAnotherIsCancelledFromItsPage()
     {
-        await using var dashboard = await StartAsync();
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
 
         var page = await browser.OpenAsync($"{dashboard.Url}/runs/new?kind=http");
@@ -100,7 +66,7 @@ public sealed class BrowserTests(PublishedOutput published)
     [Fact]
     public async Task ARunAgainstARefusedPortIsRedWithItsReasonOnItsPageAndInTheRunsList()
     {
-        await using var dashboard = await StartAsync();
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
         var id = await dashboard.RunAsync(new { kind = "http", url = "http://127.0.0.1:1/", requests = 50 });
         await dashboard.UntilEndedAsync(id);
@@ -124,7 +90,7 @@ public sealed class BrowserTests(PublishedOutput published)
     [Fact]
     public async Task EveryChartOnTheRunCompareAndTrendPagesIsDrawnAtBothWidthsWithoutAConsoleError()
     {
-        await using var dashboard = await StartAsync();
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
         var fast = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=2", requests = 400, concurrency = 2, warmupRequests = 20 });
         await dashboard.UntilEndedAsync(fast);
@@ -167,7 +133,7 @@ public sealed class BrowserTests(PublishedOutput published)
     [Fact]
     public async Task TheCompareVerdictSaysTimesSlowerOrFasterInItsColour()
     {
-        await using var dashboard = await StartAsync();
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
         // Two variants interleaved in one run: the verdict pairs their turns (issue 15).
         var run = await dashboard.RunAsync(new
@@ -192,7 +158,7 @@ public sealed class BrowserTests(PublishedOutput published)
     [Fact]
     public async Task NoPageCanBeFramedByAnotherSiteAndEveryPageWorksUnderTheContentPolicy()
     {
-        await using var dashboard = await StartAsync();
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
         var run = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=1", requests = 200, concurrency = 2 });
         await dashboard.UntilEndedAsync(run);
