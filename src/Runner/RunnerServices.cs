@@ -40,6 +40,7 @@ public static class RunnerServices
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
+        services.AddSingleton<KindExecutors>();
         // Every executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.
         // A run over agents is its own executor, made by the coordinator for that run alone.
         foreach (var executor in typeof(RunnerServices).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && t.IsAssignableTo(typeof(IBenchmarkExecutor)) && t != typeof(AgentRun)))

@@ -17,7 +17,7 @@ namespace BenchDashboard.Runner.Agents;
 /// lost, drops the link (a shard's load stops there) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
 /// an operator may be fixing it.
 /// </summary>
-public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execution.IBenchmarkExecutor> executors, ILogger<AgentLink> logger) : BackgroundService
+public sealed class AgentLink(IOptions<RunnerOptions> options, Execution.KindExecutors executors, ILogger<AgentLink> logger) : BackgroundService
 {
     static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(30);
 
@@ -214,7 +214,8 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
     /// </summary>
     async Task AssignAsync(FrameLink link, AgentFrame assign, Action<AgentShard> took, CancellationToken ct)
     {
-        var executor = executors.FirstOrDefault(e => e.Kind == assign.Kind);
+        var found = executors.Find(assign.Kind);
+        var executor = found?.Executor;
         string? refusal;
         if (executor is null) refusal = $"this agent cannot run {assign.Kind} runs";
         else if (assign is not { RunId: not null, Shard: not null, Epoch: not null, ParametersJson: { } parameters }) refusal = "the assignment was incomplete";
@@ -239,7 +240,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, IEnumerable<Execu
         {
             // The path that wakes for the start, once now: its first call compiles it, which made a first start ~20 ms late.
             await Task.Run(() => Execution.PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
-            took(new AgentShard(assign, executor!, link));
+            took(new AgentShard(assign, found!.Value.Kind, executor!, link));
             logger.LogInformation("Run {RunId}: shard {Shard} leased to this agent (epoch {Epoch})", assign.RunId, assign.Shard, assign.Epoch);
         }
         else logger.LogWarning("Run {RunId}: refused shard {Shard}: {Reason}", assign.RunId, assign.Shard, refusal);

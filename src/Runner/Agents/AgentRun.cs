@@ -36,8 +36,6 @@ public sealed partial class AgentRun(Run run, ShardSplit split, IReadOnlyList<st
     bool started, closed;
     string? failure, lost;
 
-    public string Kind => run.Kind;
-
 
     public async Task ExecuteAsync(RunContext context, CancellationToken ct)
     {

@@ -33,7 +33,7 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
         // A runner identity of its own: its runs are not the dashboard runner's, whose recovery ends its own at a restart.
         using var identity = ActivatorUtilities.CreateInstance<RunnerIdentity>(services);
         var store = ActivatorUtilities.CreateInstance<RunStore>(services, identity);
-        var processor = ActivatorUtilities.CreateInstance<RunProcessor>(services, store, Array.Empty<IBenchmarkExecutor>());
+        var processor = ActivatorUtilities.CreateInstance<RunProcessor>(services, store, new KindExecutors([], []));
         // One run at a time: the agents linked now are all of its shards' candidates.
         var loop = new ClaimLoop(store, logger) { Name = "The agents' coordinator", WithAgents = true, MaxInFlight = 1, Poll = TimeSpan.FromMilliseconds(500) };
         await loop.RunAsync(async (run, ct) =>

@@ -16,7 +16,7 @@ namespace BenchDashboard.Runner.Agents;
 /// into memory, as the runner does when its storage falls behind. The load stops when the dashboard says stop
 /// and when the link ends (<see cref="Abandon"/>): a lost dashboard must never leave an agent loading a target.
 /// </summary>
-sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLink link)
+sealed class AgentShard(AgentFrame assign, Core.Benchmarks.IBenchmarkKind kind, IBenchmarkExecutor executor, FrameLink link)
 {
     public const int BufferSamples = 1 << 18;
 
@@ -70,8 +70,9 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         if (Interlocked.Exchange(ref begun, 1) == 1) return; // a repeated start
         using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
         using var sendable = CancellationTokenSource.CreateLinkedTokenSource(session, drain.Token);
-        var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
+        var context = new RunContext(new Run { Id = RunId, Kind = kind.Name, ParametersJson = assign.ParametersJson ?? "{}" },
             outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
+        context.Parameters = kind.Deserialize(context.ParametersJson);
         string? failure = null;
         var linkEnded = false;
         try

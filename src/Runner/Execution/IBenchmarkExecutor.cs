@@ -5,13 +5,10 @@ namespace BenchDashboard.Runner.Execution;
 /// <summary>
 /// Produces a run's samples. A kind's executor is a <see cref="BenchmarkExecutor{TParameters}"/>: the runner finds
 /// every one in this assembly (<see cref="RunnerServices.AddBenchRunner"/>) and picks the one whose
-/// <see cref="ParametersType"/> is the run's kind's (<see cref="IBenchmarkKind.ParametersType"/>).
+/// <see cref="ParametersType"/> is the run's kind's (<see cref="KindExecutors"/>).
 /// </summary>
 public interface IBenchmarkExecutor
 {
-    /// <summary>The <see cref="IBenchmarkKind.Name"/> of the kind it executes, for runs it makes itself (an agent's shard).</summary>
-    string Kind { get; }
-
     /// <summary>The parameters record it executes; null for an executor handed a run explicitly (a run over agents).</summary>
     Type? ParametersType => null;
 
@@ -36,7 +33,6 @@ public interface IBenchmarkExecutor
 /// </summary>
 public abstract class BenchmarkExecutor<TParameters> : IBenchmarkExecutor where TParameters : class
 {
-    public abstract string Kind { get; }
     public Type ParametersType => typeof(TParameters);
 
     public abstract Task ExecuteAsync(RunContext context, TParameters parameters, CancellationToken ct);

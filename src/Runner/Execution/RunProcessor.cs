@@ -16,7 +16,7 @@ namespace BenchDashboard.Runner.Execution;
 /// measuring into the void. Never throws.
 /// </summary>
 public sealed class RunProcessor(
-    IEnumerable<IBenchmarkExecutor> executors, Core.Benchmarks.BenchmarkKinds kinds, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
+    KindExecutors executors, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
     IOptions<RunnerOptions> options, IOptions<Core.Benchmarks.RunLimits> limits, ILogger<RunProcessor> logger)
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
@@ -40,8 +40,7 @@ public sealed class RunProcessor(
     }
 
     /// <summary>The executor of the run's kind's parameters type; null when the kind is unknown or has none here.</summary>
-    IBenchmarkExecutor? ExecutorOf(Run run) =>
-        kinds.Find(run.Kind) is { } kind ? executors.FirstOrDefault(e => e.ParametersType == kind.ParametersType) : null;
+    IBenchmarkExecutor? ExecutorOf(Run run) => executors.Find(run.Kind)?.Executor;
 
     async Task ProcessCoreAsync(Run run, IBenchmarkExecutor? executor, CancellationToken stopping)
     {
@@ -98,7 +97,7 @@ public sealed class RunProcessor(
         {
             logger.LogInformation("Run {RunId} ({Kind}) started", run.Id, run.Kind);
             // Read once, by the kind, for the executor (an executor handed a run explicitly reads its own).
-            if (kinds.Find(run.Kind) is { } kind && kind.ParametersType == executor.ParametersType) context.Parameters = kind.Deserialize(run.ParametersJson);
+            if (executors.Find(run.Kind) is { } found && found.Executor == executor) context.Parameters = found.Kind.Deserialize(run.ParametersJson);
             await executor.ExecuteAsync(context, cancel.Token);
             status = RunStatus.Completed;
             await MarkMeasuredAsync(run.Id, context.Completed);

@@ -41,7 +41,8 @@ public static class RunnerHost
             builder.Services.AddOptions<Core.Security.TargetOptions>().BindConfiguration(Core.Security.TargetOptions.Section);
             builder.Services.AddSingleton<Core.Security.TargetPolicy>();
             // The kinds whose load divides between agents (IBenchmarkKind.Split): HTTP only.
-            builder.Services.AddSingleton<Execution.IBenchmarkExecutor, Http.HttpBenchmark>();
+            builder.Services.AddBenchmarkKind<Core.Benchmarks.Http.HttpKind, Http.HttpBenchmark>();
+            builder.Services.AddSingleton<Execution.KindExecutors>();
             builder.Services.AddSingleton<Agents.AgentLink>();
             builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
             await builder.Build().RunAsync();

@@ -12,7 +12,6 @@ namespace BenchDashboard.Runner.Http;
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpParameters>
 {
-    public override string Kind => HttpKind.KindName;
 
     /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
     public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)

@@ -11,13 +11,13 @@ namespace BenchDashboard.Runner.Scheduling;
 /// at most <see cref="RunnerOptions.MaxParallelRuns"/> at a time (<see cref="ClaimLoop"/>).
 /// </summary>
 public sealed class RunnerService(
-    RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse, BenchmarkKinds kinds, IEnumerable<IBenchmarkExecutor> executors,
+    RunStore store, CronScheduler cron, RunProcessor processor, RunnerPulse pulse, KindExecutors executors,
     IOptions<RunnerOptions> options, ILogger<RunnerService> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         logger.LogInformation("Runner {Name} started", store.RunnerName);
-        foreach (var kind in kinds.All.Where(k => executors.All(e => e.ParametersType != k.ParametersType)))
+        foreach (var kind in executors.Unserved)
             logger.LogError("No executor for benchmark kind '{Kind}': its runs will fail. Add a BenchmarkExecutor<{Parameters}> to src/Runner.", kind.Name, kind.ParametersType.Name);
         if (options.Value.SelfWarmupRequests > 0)
         {

@@ -12,7 +12,6 @@ namespace BenchDashboard.Runner.Tests.Examples.TcpConnect;
 /// </summary>
 public sealed class TcpConnectBenchmark : BenchmarkExecutor<TcpConnectParameters>
 {
-    public override string Kind => TcpConnectKind.KindName;
 
     public override Task ExecuteAsync(RunContext context, TcpConnectParameters parameters, CancellationToken ct) =>
         new LoadDriver(context).RunAsync(parameters, new Connects(new IPEndPoint(IPAddress.Parse(parameters.Host), parameters.Port), parameters.Timeout), ct);
