@@ -36,7 +36,8 @@ public class SampleFieldsTests
             {
                 _ when type == typeof(long) => 1_000_000_007L * (n + 1),
                 _ when type == typeof(int) => 1_000 + n,
-                _ when type == typeof(bool) => true,
+                // IsWarmup true and Hit false: both unlike their defaults (false, null) and unlike each other, so a swap shows.
+                _ when type == typeof(bool) => property.PropertyType == typeof(bool),
                 _ when type == typeof(ErrorKind) => ErrorKind.HttpStatus,
                 _ when type == typeof(string) => PlannedSeries[1],
                 _ => throw new InvalidOperationException($"Sample.{property.Name} is a {type.Name}: give it a value here, then carry it everywhere a sample goes."),
