@@ -21,9 +21,12 @@ public static class HistogramLogApi
         if (series is not null && !await queries.HasSeriesAsync(id, series, ct))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
 
+        // A closed run has no schedule to correct against: its latency is one figure, not a "corrected" one.
+        var openModel = (await queries.ReportAsync(id, ct))?.Statistics.IsOpenModel == true;
+        var which = openModel ? $"{basis.ToString().ToLowerInvariant()} latency" : "latency";
         string[] comments =
         [
-            $"BenchDashboard run {id}{(series is null ? "" : $", series {series}")}: {basis.ToString().ToLowerInvariant()} latency of each measured operation with a response",
+            $"BenchDashboard run {id}{(series is null ? "" : $", series {series}")}: {which} of each measured operation with a response",
             "Values are nanoseconds (3 significant digits); Interval_Max is in milliseconds (HistogramLogProcessor's default outputValueUnitRatio 1e6)",
             "One interval per second of the run, by when each operation started (was due, in the open model); warm-up and failures without a response (refused, reset, timed out) left out",
         ];
