@@ -7,8 +7,9 @@ namespace BenchDashboard.Runner.Http;
 
 /// <summary>
 /// HTTP latency benchmark: one request is one operation of the <see cref="LoadDriver"/>, sent on the worker's own
-/// connection (<see cref="HttpConnection"/>, one per worker as wrk's and ab's "concurrency"). With variants every
-/// worker has a connection of its own for each variant, and each sample's series is its variant's name.
+/// connection (one per worker, as wrk's and ab's "concurrency"). With variants each sample's series is its
+/// variant's name, and a worker's variants share its connection wherever they can (<see cref="HttpChannel.KeyOf"/>):
+/// a connection's own speed must not pass for a variant's.
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpParameters>
 {
@@ -39,13 +40,23 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
         }
     }
 
-    /// <summary>The run's connections, [worker][variant], and the operation that sends a request on one.</summary>
+    /// <summary>The run's requests, [worker][variant], on each worker's channels, and the operation that sends one.</summary>
     sealed class Requests : ILoadOperation, IDisposable
     {
         readonly HttpConnection[][] connections;
+        readonly List<HttpChannel> channels = [];
 
         public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy) =>
-            connections = Enumerable.Range(0, workers).Select(_ => variants.Select(v => new HttpConnection(v.Parameters, policy, v.Name)).ToArray()).ToArray();
+            connections = Enumerable.Range(0, workers).Select(_ =>
+            {
+                var shared = new Dictionary<string, HttpChannel>();
+                return variants.Select(v =>
+                {
+                    var key = HttpChannel.KeyOf(v.Parameters);
+                    if (!shared.TryGetValue(key, out var channel)) channels.Add(shared[key] = channel = new HttpChannel(v.Parameters.Timeout, policy));
+                    return new HttpConnection(v.Parameters, policy, v.Name, channel);
+                }).ToArray();
+            }).ToArray();
 
         // No state machine of its own: the connection's send is the operation, its sample already in its series.
         public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct) =>
@@ -61,6 +72,7 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
         public void Dispose()
         {
             foreach (var connection in connections.SelectMany(c => c)) connection.Dispose();
+            foreach (var channel in channels) channel.Dispose();
         }
     }
 }

@@ -10,10 +10,8 @@ using BenchDashboard.Runner.Execution;
 namespace BenchDashboard.Runner.Http;
 
 /// <summary>
-/// One simulated client connection: its own handler limited to one connection, issuing requests one after
-/// another (wrk's and ab's model of "concurrency"). Because nothing else shares the handler, a TCP connect
-/// observed by <see cref="ConnectAsync"/> belongs to the request this connection is sending, which is how a
-/// sample knows its connect time.
+/// One simulated client's requests of one variant, sent one after another (wrk's and ab's model of
+/// "concurrency") on a <see cref="HttpChannel"/>: its own, or the one its worker's other variants share.
 /// </summary>
 sealed class HttpConnection : IDisposable
 {
@@ -21,13 +19,12 @@ sealed class HttpConnection : IDisposable
     static readonly string[] ContentHeaders = ["Expires", "Last-Modified"];
 
     readonly HttpParameters parameters;
-    readonly TargetPolicy policy;
     readonly Uri uri;
     readonly HttpMethod method;
     readonly byte[]? body;
-    readonly HttpMessageInvoker invoker;
+    readonly HttpChannel channel;
+    readonly bool ownsChannel;
     readonly byte[] buffer = new byte[16 * 1024];
-    long pendingConnectTicks = -1;
 
     // A connection sends one request at a time, so one timeout source serves them all: re-armed per request and
     // reset after it, instead of a new source and timer for each (a source that fired is replaced).
@@ -36,53 +33,23 @@ sealed class HttpConnection : IDisposable
 
     public CachingEvidence Evidence { get; } = new();
 
-    /// <summary>The variant whose requests this connection sends (each sample's series); null without variants.</summary>
+    /// <summary>The variant whose requests these are (each sample's series); null without variants.</summary>
     readonly string? series;
 
-    public HttpConnection(HttpParameters parameters, TargetPolicy policy, string? series = null)
+    /// <param name="channel">The connection to send on, shared with the worker's other variants; null for one of its own.</param>
+    public HttpConnection(HttpParameters parameters, TargetPolicy policy, string? series = null, HttpChannel? channel = null)
     {
         // Validation refuses these; a line break in a header value would end it and could smuggle a second
         // request (to a Host of the sender's choosing) past the target policy, so it is refused here too.
         if (parameters.Headers.Any(h => h.Key.Concat(h.Value).Any(c => c is '\r' or '\n' or '\0')))
             throw new TargetRefusedException("A header name or value contains a line break or NUL; nothing was sent.");
         this.parameters = parameters;
-        this.policy = policy;
         this.series = series;
         uri = new Uri(parameters.Url);
         method = new HttpMethod(parameters.Method);
         body = parameters.Body is null ? null : System.Text.Encoding.UTF8.GetBytes(parameters.Body);
-        var handler = new SocketsHttpHandler
-        {
-            MaxConnectionsPerServer = 1,
-            ConnectCallback = ConnectAsync,
-            ConnectTimeout = parameters.Timeout,
-            AllowAutoRedirect = false,
-            AutomaticDecompression = DecompressionMethods.None,
-            UseCookies = false,
-            UseProxy = false,
-            PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
-        };
-        invoker = new HttpMessageInvoker(handler, disposeHandler: true);
-    }
-
-    async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct)
-    {
-        var start = Stopwatch.GetTimestamp();
-        // Resolve here and connect only to addresses the policy allows: the address checked is the address
-        // connected to, so a DNS answer that changed since validation cannot reach a refused one.
-        var addresses = await policy.AllowedAddressesAsync(context.DnsEndPoint.Host, ct);
-        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-        try
-        {
-            await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
-        }
-        catch
-        {
-            socket.Dispose();
-            throw;
-        }
-        Volatile.Write(ref pendingConnectTicks, Stopwatch.GetTimestamp() - start);
-        return new NetworkStream(socket, ownsSocket: true);
+        ownsChannel = channel is null;
+        this.channel = channel ?? new HttpChannel(parameters.Timeout, policy);
     }
 
     /// <summary>
@@ -107,7 +74,7 @@ sealed class HttpConnection : IDisposable
         var ct = ArmTimeout(runToken);
         try
         {
-            using var response = await invoker.SendAsync(request, ct);
+            using var response = await channel.Invoker.SendAsync(request, ct);
             sample.HeadersNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
             sample.StatusCode = (int)response.StatusCode;
             await using var stream = await response.Content.ReadAsStreamAsync(ct);
@@ -141,8 +108,7 @@ sealed class HttpConnection : IDisposable
         {
             DisarmTimeout();
         }
-        var connect = Interlocked.Exchange(ref pendingConnectTicks, -1);
-        if (connect >= 0) sample.ConnectNs = Ticks.ToNanoseconds(connect);
+        if (channel.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
         return sample;
     }
 
@@ -178,6 +144,6 @@ sealed class HttpConnection : IDisposable
     public void Dispose()
     {
         timeout?.Dispose();
-        invoker.Dispose();
+        if (ownsChannel) channel.Dispose();
     }
 }

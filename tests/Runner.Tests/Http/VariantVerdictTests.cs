@@ -15,7 +15,7 @@ namespace BenchDashboard.Runner.Tests.Http;
 public class VariantVerdictTests
 {
     [Fact]
-    public async Task VariantsTakeTurnsOnTheirOwnConnectionsAndEachGetsItsCount()
+    public async Task VariantsTakeTurnsOnTheirWorkersConnectionAndEachGetsItsCount()
     {
         await using var target = await KestrelTarget.StartAsync();
         var (samples, _, _) = await HttpRun.ExecuteAsync(new HttpParameters
@@ -40,6 +40,25 @@ public class VariantVerdictTests
             });
             Assert.All(runs, r => Assert.InRange(r.Length, 1, 3));
         }
+    }
+
+    [Fact]
+    public async Task AWorkersVariantsShareItsConnectionUnlessOneClosesItOrGoesElsewhere()
+    {
+        // A connection's own speed (the server thread or queue it landed on) must not pass for a variant's: two
+        // variants of one origin send on the worker's one connection, so only the run's first request connects.
+        await using var target = await KestrelTarget.StartAsync();
+        await using var other = await KestrelTarget.StartAsync();
+        var url = target.Url("/ok").ToString();
+        async Task<int> ConnectsAsync(params HttpVariant[] variants) =>
+            (await HttpRun.ExecuteAsync(new HttpParameters { Url = url, Requests = 20, Concurrency = 2, InterleaveBlock = 2, Variants = [.. variants] }))
+                .Samples.Count(s => s.ConnectNs is not null);
+
+        Assert.Equal(2, await ConnectsAsync(new HttpVariant(), new HttpVariant { Name = "big", Url = target.Url("/ok?size=4096").ToString() }));
+        // Another origin is another connection; so is a variant that closes its connection after each request
+        // (the other would pay its connects): 20 of its requests connect, and the other variant's two workers once each.
+        Assert.Equal(4, await ConnectsAsync(new HttpVariant(), new HttpVariant { Name = "other", Url = other.Url("/ok").ToString() }));
+        Assert.Equal(22, await ConnectsAsync(new HttpVariant(), new HttpVariant { Name = "close", KeepAlive = false }));
     }
 
     [Fact]

@@ -1,0 +1,74 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http;
+using System.Net.Sockets;
+using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Security;
+
+namespace BenchDashboard.Runner.Http;
+
+/// <summary>
+/// One client connection: its own handler limited to one connection, so that a TCP connect observed by
+/// <see cref="ConnectAsync"/> belongs to the request being sent on it (<see cref="TakeConnectTicks"/>). A worker's
+/// variants that can share a connection (<see cref="KeyOf"/>) send on one channel, so a connection's own speed
+/// (the server worker or accept queue it landed on) is never attributed to one variant.
+/// </summary>
+sealed class HttpChannel : IDisposable
+{
+    readonly TargetPolicy policy;
+    long pendingConnectTicks = -1;
+
+    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy)
+    {
+        this.policy = policy;
+        Invoker = new HttpMessageInvoker(new SocketsHttpHandler
+        {
+            MaxConnectionsPerServer = 1,
+            ConnectCallback = ConnectAsync,
+            ConnectTimeout = connectTimeout,
+            AllowAutoRedirect = false,
+            AutomaticDecompression = DecompressionMethods.None,
+            UseCookies = false,
+            UseProxy = false,
+            PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
+        }, disposeHandler: true);
+    }
+
+    public HttpMessageInvoker Invoker { get; }
+
+    /// <summary>
+    /// What must be equal for two variants to send on one connection: the origin (a connection goes to one), the
+    /// connect timeout (the handler's), and keep-alive (a variant that closes its connection after each request
+    /// would make the other pay the next connect).
+    /// </summary>
+    public static string KeyOf(HttpParameters parameters)
+    {
+        var uri = new Uri(parameters.Url);
+        return $"{uri.Scheme}://{uri.Authority} {parameters.TimeoutMs} {parameters.KeepAlive}";
+    }
+
+    /// <summary>The time of the connect made for the request just sent, once; null when it reused the connection.</summary>
+    public long? TakeConnectTicks() => Interlocked.Exchange(ref pendingConnectTicks, -1) is var ticks and >= 0 ? ticks : null;
+
+    async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct)
+    {
+        var start = Stopwatch.GetTimestamp();
+        // Resolve here and connect only to addresses the policy allows: the address checked is the address
+        // connected to, so a DNS answer that changed since validation cannot reach a refused one.
+        var addresses = await policy.AllowedAddressesAsync(context.DnsEndPoint.Host, ct);
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+        Volatile.Write(ref pendingConnectTicks, Stopwatch.GetTimestamp() - start);
+        return new NetworkStream(socket, ownsSocket: true);
+    }
+
+    public void Dispose() => Invoker.Dispose();
+}
