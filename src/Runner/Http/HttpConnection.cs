@@ -26,10 +26,7 @@ sealed class HttpConnection : IDisposable
     readonly bool ownsChannel;
     readonly byte[] buffer = new byte[16 * 1024];
 
-    // A connection sends one request at a time, so one timeout source serves them all: re-armed per request and
-    // reset after it, instead of a new source and timer for each (a source that fired is replaced).
-    CancellationTokenSource? timeout;
-    CancellationToken timeoutFor;
+    readonly OperationTimeout timeout;
 
     public CachingEvidence Evidence { get; } = new();
 
@@ -50,6 +47,7 @@ sealed class HttpConnection : IDisposable
         body = parameters.Body is null ? null : System.Text.Encoding.UTF8.GetBytes(parameters.Body);
         ownsChannel = channel is null;
         this.channel = channel ?? new HttpChannel(parameters.Timeout, policy);
+        timeout = new OperationTimeout(parameters.Timeout);
     }
 
     /// <summary>
@@ -70,8 +68,7 @@ sealed class HttpConnection : IDisposable
         sample.Series = series;
         var start = Stopwatch.GetTimestamp();
         operation.Started(sample, start);
-        // Armed after the start timestamp, so a timed-out sample's duration is the timeout (± a timer tick).
-        var ct = ArmTimeout(runToken);
+        var ct = timeout.Arm(runToken);
         try
         {
             using var response = await channel.Invoker.SendAsync(request, ct);
@@ -86,11 +83,7 @@ sealed class HttpConnection : IDisposable
             sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
             RecordCachingEvidence(response);
         }
-        catch (OperationCanceledException) when (runToken.IsCancellationRequested)
-        {
-            throw; // the run was cancelled: this request is abandoned, not a fault of the target
-        }
-        catch (OperationCanceledException)
+        catch (OperationCanceledException ex) when (OperationTimeout.IsTimeout(ex, runToken))
         {
             sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Error = ErrorKind.Timeout;
@@ -106,31 +99,10 @@ sealed class HttpConnection : IDisposable
         }
         finally
         {
-            DisarmTimeout();
+            timeout.Disarm();
         }
         if (channel.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
         return sample;
-    }
-
-    CancellationToken ArmTimeout(CancellationToken runToken)
-    {
-        if (timeout is null || timeoutFor != runToken)
-        {
-            timeout?.Dispose();
-            timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
-            timeoutFor = runToken;
-        }
-        timeout.CancelAfter(parameters.Timeout);
-        return timeout.Token;
-    }
-
-    void DisarmTimeout()
-    {
-        if (timeout is not null && !timeout.TryReset())
-        {
-            timeout.Dispose(); // it fired (a timeout or the run's end): the next request gets a new one
-            timeout = null;
-        }
     }
 
     void RecordCachingEvidence(HttpResponseMessage response)
@@ -143,7 +115,7 @@ sealed class HttpConnection : IDisposable
 
     public void Dispose()
     {
-        timeout?.Dispose();
+        timeout.Dispose();
         if (ownsChannel) channel.Dispose();
     }
 }

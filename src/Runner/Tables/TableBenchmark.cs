@@ -180,26 +180,21 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
 
             // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
-            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runToken);
             var start = Stopwatch.GetTimestamp();
             operation.Started(sample, start);
-            timeout.CancelAfter(p.Timeout); // armed after the start, so a timed-out sample lasts the timeout
+            var ct = connection.Timeout.Arm(runToken);
             try
             {
                 var outcome = variant.Operation == TableOperation.Batch
-                    ? await connection.Client.SubmitBatchAsync(entities, timeout.Token)
-                    : await connection.Client.InsertAsync(entities[0], timeout.Token);
+                    ? await connection.Client.SubmitBatchAsync(entities, ct)
+                    : await connection.Client.InsertAsync(entities[0], ct);
                 sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.StatusCode = outcome.Status;
                 sample.Error = TableErrorClassifier.Classify(outcome);
                 if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
                 else context.Notes.AddError(sample.Error, TableErrorClassifier.Describe(outcome));
             }
-            catch (OperationCanceledException) when (runToken.IsCancellationRequested)
-            {
-                throw; // abandoned by a cancel: not a fault of the service
-            }
-            catch (OperationCanceledException)
+            catch (OperationCanceledException ex) when (OperationTimeout.IsTimeout(ex, runToken))
             {
                 sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.Error = ErrorKind.Timeout;
@@ -211,6 +206,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
                 sample.Error = TransportErrorClassifier.Classify(ex);
                 context.Notes.AddError(sample.Error, ex.Message);
+            }
+            finally
+            {
+                connection.Timeout.Disarm();
             }
             if (connection.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
             return sample;

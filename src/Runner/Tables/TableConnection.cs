@@ -40,13 +40,14 @@ internal sealed class TableConnection : IDisposable
 
     public TableConnection(TableTarget target, string table, TableVariant variant, TimeSpan timeout)
     {
+        Timeout = new Execution.OperationTimeout(timeout);
         var nagle = variant.Nagle;
         handler = new SocketsHttpHandler
         {
             MaxConnectionsPerServer = 1,
             ConnectTimeout = timeout,
             Expect100ContinueTimeout = Expect100ContinueTimeout,
-            PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
+            PooledConnectionIdleTimeout = System.Threading.Timeout.InfiniteTimeSpan,
             UseProxy = false,
             UseCookies = false,
             AllowAutoRedirect = false,
@@ -72,6 +73,9 @@ internal sealed class TableConnection : IDisposable
     }
 
     public ITableClient Client { get; }
+
+    /// <summary>Each insert's timeout on this connection.</summary>
+    public Execution.OperationTimeout Timeout { get; }
 
     static TableClient Create(TableTarget target, string table, TableClientOptions options)
     {
@@ -104,5 +108,9 @@ internal sealed class TableConnection : IDisposable
     /// <summary>The connect time of a connection opened since the last call, in Stopwatch ticks; null if none was.</summary>
     public long? TakeConnectTicks() => Interlocked.Exchange(ref pendingConnectTicks, -1) is var t && t >= 0 ? t : null;
 
-    public void Dispose() => handler.Dispose();
+    public void Dispose()
+    {
+        Timeout.Dispose();
+        handler.Dispose();
+    }
 }

@@ -1,0 +1,46 @@
+namespace BenchDashboard.Runner.Execution;
+
+/// <summary>
+/// The timeout of one operation at a time on one worker's connection, for kinds whose client takes a
+/// cancellation token: armed after the operation's clock starts (so a timed-out sample lasts the timeout, ± a
+/// timer tick), reset after it and reused by the next, instead of a new source and timer per operation. A source
+/// that fired is replaced. <see cref="Classify"/> tells a timeout from the run's cancel the same way for every kind.
+/// </summary>
+public sealed class OperationTimeout(TimeSpan after) : IDisposable
+{
+    CancellationTokenSource? source;
+    CancellationToken linkedTo;
+
+    /// <summary>A token cancelled when the run is, or when <paramref name="after"/> has passed from now.</summary>
+    public CancellationToken Arm(CancellationToken run)
+    {
+        if (source is null || linkedTo != run)
+        {
+            source?.Dispose();
+            source = CancellationTokenSource.CreateLinkedTokenSource(run);
+            linkedTo = run;
+        }
+        source.CancelAfter(after);
+        return source.Token;
+    }
+
+    /// <summary>Stops the clock once the operation has ended, however it ended.</summary>
+    public void Disarm()
+    {
+        if (source is not null && !source.TryReset())
+        {
+            source.Dispose(); // it fired (a timeout or the run's end): the next operation gets a new one
+            source = null;
+        }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="ex"/> means the operation ran out of time: a cancel that was not the run's (the
+    /// armed token), or a client's own timeout. A cancel of the run is neither: the operation was abandoned, and
+    /// the caller lets it end the load.
+    /// </summary>
+    public static bool IsTimeout(Exception ex, CancellationToken run) =>
+        ex is TimeoutException || ex is OperationCanceledException && !run.IsCancellationRequested;
+
+    public void Dispose() => source?.Dispose();
+}
