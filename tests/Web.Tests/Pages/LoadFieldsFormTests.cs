@@ -156,6 +156,33 @@ public class LoadFieldsFormTests
     }
 
     [Fact]
+    public async Task TheCacheConnectionNameIsMarkedToShowOnlyWithRedis()
+    {
+        await using var app = new DashboardFactory();
+        var html = await app.CreateClient().GetStringAsync("/runs/new?kind=cache");
+
+        Assert.Matches("data-shown-when=\"Cache.Backend=redis\">\\s*<label for=\"Cache_Connection\"", html);
+    }
+
+    [Fact]
+    public async Task TheEditorTooSavesWhatAppliesAndIgnoresTheRest()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient(NoRedirects);
+        var fields = Http("http://127.0.0.1:1/");
+        (fields["Name"], fields["CronSchedule"], fields["Enabled"]) = ("timed", "", "true");
+        (fields["Http.Mode"], fields["Http.Requests"], fields["Http.DurationSeconds"], fields["Http.Model"], fields["Http.Rate"]) = ("duration", "many", "7", "closed", "x");
+
+        var saved = await FormPost.SubmitAsync(client, "/benchmarks/edit", fields);
+
+        Assert.Equal(HttpStatusCode.Redirect, saved.StatusCode);
+        var benchmark = (await client.GetFromJsonAsync<JsonElement>("/api/benchmarks"))[0].GetProperty("parameters");
+        Assert.Equal(7, benchmark.GetProperty("durationSeconds").GetInt32());
+        Assert.Equal(JsonValueKind.Null, benchmark.GetProperty("requests").ValueKind);
+        Assert.Equal(JsonValueKind.Null, benchmark.GetProperty("rate").ValueKind);
+    }
+
+    [Fact]
     public async Task TheEditorShowsAStoredBenchmarksLoadFieldsInTheirMode()
     {
         await using var app = new DashboardFactory();
