@@ -67,6 +67,9 @@ public interface IBenchmarkKind
     /// or why it cannot be: a kind that measures what only the dashboard's runner reaches says so.
     /// </summary>
     Agents.ShardSplit Split(object parameters, int shards);
+
+    /// <summary>Whether its runs can be spread over runner agents at all (<see cref="Split"/> can divide them): forms show the agents field only then.</summary>
+    bool SpreadsOverAgents { get; }
 }
 
 /// <summary>A kind whose parameters are a <typeparamref name="TParameters"/> record: the typed half of <see cref="IBenchmarkKind"/>.</summary>
@@ -85,6 +88,8 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
     public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
     public virtual TParameters? IdenticalVariants(TParameters plain) => null;
+
+    public virtual bool SpreadsOverAgents => false;
 
     public virtual Agents.ShardSplit Split(TParameters parameters, int shards) =>
         Agents.ShardSplit.Refused($"{Title} runs measure storage this dashboard's runner reaches; only HTTP runs are spread over agents.");

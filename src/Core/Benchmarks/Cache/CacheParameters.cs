@@ -28,8 +28,10 @@ public enum CachePhase
 }
 
 /// <summary>Parameters of a cache benchmark. Names match the JSON API (camelCase).</summary>
-public sealed record CacheParameters : ILoadParameters
+public sealed record CacheParameters : LoadParameters
 {
+    public CacheParameters() : base(timeoutMs: 5_000) { }
+
     public CacheBackend Backend { get; init; } = CacheBackend.Memory;
 
     /// <summary>
@@ -42,25 +44,13 @@ public sealed record CacheParameters : ILoadParameters
     /// <summary>Phases in the order they run; each is one series of samples.</summary>
     public List<CachePhase> Phases { get; init; } = [CachePhase.Write, CachePhase.ReadSame, CachePhase.ReadDistinct, CachePhase.ReadMiss];
 
-    /// <summary>Operations per phase; exactly one of this and <see cref="DurationSeconds"/> is set.</summary>
-    public int? Requests { get; init; }
-
-    /// <summary>Seconds per phase.</summary>
-    public int? DurationSeconds { get; init; }
+    // The load fields are LoadParameters': requests and durationSeconds are per phase (each phase runs the
+    // whole load, open or closed), concurrency is the workers issuing operations (1: the seed's loop).
 
     /// <summary>How many distinct keys writes and distinct reads cycle through.</summary>
     public int KeyCount { get; init; } = 100;
 
     public int ValueBytes { get; init; } = 16;
-
-    /// <summary>Closed (each worker sends when answered) or open (each phase follows the schedule of <see cref="Rate"/> and <see cref="Stages"/>).</summary>
-    public LoadModel Model { get; init; } = LoadModel.Closed;
-    public double? Rate { get; init; }
-    public List<RateStage>? Stages { get; init; }
-
-    /// <summary>Workers issuing operations one after another; 1 is the seed's sequential loop. In the open model, the most in flight.</summary>
-    public int Concurrency { get; init; } = 1;
-    public int TimeoutMs { get; init; } = 5_000;
 
     /// <summary>Keys are named <c>{keyPrefix}:{run id}-{random}:…</c>, so runs never share a key.</summary>
     public string KeyPrefix { get; init; } = "benchdashboard";
@@ -79,12 +69,9 @@ public sealed record CacheParameters : ILoadParameters
     /// <summary>With variants: operations of one variant in a row before the next variant's turn (1: A B A B …).</summary>
     public int InterleaveBlock { get; init; } = 1;
 
+    /// <summary><see cref="LoadParameters.Requests"/> counts per variant (and phase): a count of n is n operations of each.</summary>
     [JsonIgnore]
-    public TimeSpan Timeout => TimeSpan.FromMilliseconds(TimeoutMs);
-
-    /// <summary><see cref="Requests"/> counts per variant (and phase): a count of n is n operations of each.</summary>
-    [JsonIgnore]
-    public int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
+    public override int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
 
     /// <summary>Each variant's name and its full parameters (these with its fields put over them), in order; none without variants.</summary>
     public IReadOnlyList<(string Name, CacheParameters Parameters)> Resolved() =>

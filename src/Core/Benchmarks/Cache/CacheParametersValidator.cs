@@ -31,25 +31,13 @@ public static class CacheParametersValidator
         if (phases.Distinct().Count() != phases.Count) Add("phases", "Each phase can appear once.");
         if (phases.Any(phase => !Enum.IsDefined(phase))) Add("phases", "Phases are write, read-same, read-distinct and read-miss.");
 
-        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
-            Add("requests", "Set either an operation count or a duration per phase, not both.");
-        LoadModelValidator.Validate(p, limits, repeats: Math.Max(1, phases.Count), Add);
-        if (p.Requests is { } n && (n < 1 || (long)n * Math.Max(1, phases.Count) * p.OperationsPerRequest > limits.MaxRequests))
-            Add("requests", $"Operations per phase must be at least 1 and, times the number of phases{(p.OperationsPerRequest > 1 ? " and variants" : "")}, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
-        if (p.DurationSeconds is { } d && (d < 1 || (long)d * Math.Max(1, phases.Count) > limits.MaxDurationSeconds))
-            Add("durationSeconds", $"Seconds per phase must be at least 1 and, times the number of phases, at most {limits.MaxDurationSeconds:N0} (RunLimits:MaxDurationSeconds).");
+        LoadFieldsValidator.Validate(p, limits, new LoadCounting("operations", Variants: p.OperationsPerRequest, Phases: Math.Max(1, phases.Count)), Add);
         if (p.KeyCount < 1 || p.KeyCount > MaxKeyCount)
             Add("keyCount", $"Key count must be between 1 and {MaxKeyCount:N0}.");
         if (p.ValueBytes < 0 || p.ValueBytes > MaxValueBytes)
             Add("valueBytes", $"Value size must be between 0 and {MaxValueBytes:N0} bytes.");
         else if ((long)p.KeyCount * p.ValueBytes > MaxTotalBytes)
             Add("valueBytes", $"Key count × value size must be at most {MaxTotalBytes / (1024 * 1024):N0} MiB: a benchmark must not fill a shared cache.");
-        if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
-            Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
-        if (p.Requests is { } r && p.Concurrency > r)
-            Add("concurrency", "Concurrency cannot exceed the operations per phase.");
-        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
-            Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
         if (string.IsNullOrEmpty(p.KeyPrefix) || p.KeyPrefix.Length > 100 || p.KeyPrefix.Any(c => c <= ' ' || c > '~'))
             Add("keyPrefix", "Key prefix must be 1 to 100 printable ASCII characters without spaces.");
 

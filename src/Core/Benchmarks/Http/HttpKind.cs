@@ -40,6 +40,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     /// take the remainder), an open run's rate and every stage's rate divided by the shards; durations, the URL
     /// and the variants are every shard's. Each shard needs a connection, and a request when counted.
     /// </summary>
+    public override bool SpreadsOverAgents => true;
+
     public override ShardSplit Split(HttpParameters p, int shards)
     {
         if (p.Concurrency < shards)

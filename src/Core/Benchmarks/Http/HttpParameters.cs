@@ -2,30 +2,21 @@ using System.Text.Json.Serialization;
 
 namespace BenchDashboard.Core.Benchmarks.Http;
 
-/// <summary>Parameters of an HTTP latency benchmark. Names match the JSON API (camelCase).</summary>
-public sealed record HttpParameters : ILoadParameters
+/// <summary>Parameters of an HTTP latency benchmark, with the load fields of <see cref="LoadParameters"/>. Names match the JSON API (camelCase).</summary>
+public sealed record HttpParameters : LoadParameters
 {
+    public HttpParameters() : base(timeoutMs: 10_000) { }
+
     public string Url { get; init; } = "";
     public string Method { get; init; } = "GET";
     public Dictionary<string, string> Headers { get; init; } = new();
     public string? Body { get; init; }
 
-    /// <summary>Measured requests to issue (per variant when there are <see cref="Variants"/>); exactly one of this and <see cref="DurationSeconds"/> is set.</summary>
-    public int? Requests { get; init; }
-    public int? DurationSeconds { get; init; }
-
-    /// <summary>Closed (each connection sends when answered) or open (requests start on a schedule: <see cref="Rate"/>, <see cref="Stages"/>).</summary>
-    public LoadModel Model { get; init; } = LoadModel.Closed;
-    public double? Rate { get; init; }
-    public List<RateStage>? Stages { get; init; }
-
-    /// <summary>Connections, each issuing requests one after another (like wrk/ab -c); in the open model, the most in flight. With variants, per variant.</summary>
-    public int Concurrency { get; init; } = 1;
     public bool KeepAlive { get; init; } = true;
-    public int TimeoutMs { get; init; } = 10_000;
 
     /// <summary>Requests sent before measurement starts (per variant); stored, flagged, excluded from statistics.</summary>
     public int WarmupRequests { get; init; }
+    protected override int Warmup => WarmupRequests;
 
     /// <summary>
     /// 2 to 8 variants of these parameters measured in one run, interleaved: each names only the fields it
@@ -38,12 +29,9 @@ public sealed record HttpParameters : ILoadParameters
     /// <summary>With variants: requests of one variant in a row before the next variant's turn (1: A B A B …).</summary>
     public int InterleaveBlock { get; init; } = 1;
 
+    /// <summary><see cref="LoadParameters.Requests"/> counts per variant: a count of n is n requests of each; <see cref="LoadParameters.Concurrency"/> is per variant too.</summary>
     [JsonIgnore]
-    public TimeSpan Timeout => TimeSpan.FromMilliseconds(TimeoutMs);
-
-    /// <summary><see cref="Requests"/> counts per variant: a count of n is n requests of each.</summary>
-    [JsonIgnore]
-    public int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
+    public override int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
 
     /// <summary>Each variant's name and its full parameters (these with its fields put over them), in order; none without variants.</summary>
     public IReadOnlyList<(string Name, HttpParameters Parameters)> Resolved() =>

@@ -57,24 +57,11 @@ public static class HttpParametersValidator
                 // A line break would end the header and start another, or another request: header injection.
                 Add("headers", $"The value of '{name}' contains a line break or NUL; a header value is one line.");
 
-        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
-            Add("requests", "Set either a request count or a duration, not both.");
-        LoadModelValidator.Validate(p, limits, repeats: 1, Add);
+        LoadFieldsValidator.Validate(p, limits, new LoadCounting("requests", Variants: p.Variants?.Count ?? 1), Add);
         ValidateVariants(p, limits, Add);
-        if (p.Requests is { } n && (n < 1 || n > limits.MaxRequests))
-            Add("requests", $"Requests must be between 1 and {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
-        if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))
-            Add("durationSeconds", $"Duration must be between 1 and {limits.MaxDurationSeconds:N0} seconds (RunLimits:MaxDurationSeconds).");
-        if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
-            Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
-        else if (p.Variants is { Count: > 1 } variants && p.Concurrency * variants.Count > limits.MaxConcurrency)
+        // HTTP's own rule on a shared field: each variant opens connections of its own.
+        if (p.Concurrency >= 1 && p.Concurrency <= limits.MaxConcurrency && p.Variants is { Count: > 1 } variants && p.Concurrency * variants.Count > limits.MaxConcurrency)
             Add("concurrency", $"Each variant has its own {p.Concurrency:N0} connections: {p.Concurrency * variants.Count:N0} in all, at most {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
-        if (p.Requests is { } r && p.Concurrency > r)
-            Add("concurrency", "Concurrency cannot exceed the request count.");
-        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
-            Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
-        if (p.WarmupRequests < 0 || p.WarmupRequests > limits.MaxWarmupRequests)
-            Add("warmupRequests", $"Warm-up requests must be between 0 and {limits.MaxWarmupRequests:N0} (RunLimits:MaxWarmupRequests).");
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }

@@ -17,8 +17,10 @@ public enum TableOperation
 /// and Nagle's algorithm is a variant; the run interleaves them (A B C D A B C D …) so that drift of the
 /// service hits every variant alike. Names match the JSON API (camelCase).
 /// </summary>
-public sealed record TableParameters : ILoadParameters
+public sealed record TableParameters : LoadParameters
 {
+    public TableParameters() : base(timeoutMs: 30_000) { }
+
     /// <summary>
     /// The <em>name</em> of a connection string in configuration (<c>ConnectionStrings:NAME</c>: appsettings, user
     /// secrets, environment or an App Service connection string). The string never enters parameters, pages,
@@ -43,38 +45,20 @@ public sealed record TableParameters : ILoadParameters
     /// <summary>The settings of Nagle's algorithm to run (true: on, i.e. NoDelay off), in this order.</summary>
     public List<bool> Nagle { get; init; } = [true, false];
 
-    /// <summary>Measured requests per variant; exactly one of this and <see cref="DurationSeconds"/> is set.</summary>
-    public int? Requests { get; init; }
-
-    /// <summary>Seconds of measurement for the whole run; every variant gets the same number of requests.</summary>
-    public int? DurationSeconds { get; init; }
-
-    /// <summary>
-    /// Closed (each worker sends its next request when answered) or open: requests start on the schedule of
-    /// <see cref="Rate"/> (requests per second, all variants together) and <see cref="Stages"/>, taking the
-    /// variants in turn (request k is variant k mod the number of variants).
-    /// </summary>
-    public LoadModel Model { get; init; } = LoadModel.Closed;
-    public double? Rate { get; init; }
-    public List<RateStage>? Stages { get; init; }
-
-    /// <summary>Workers, each with its own connection per variant, going round the variants; in the open model, the most requests in flight.</summary>
-    public int Concurrency { get; init; } = 1;
+    // The load fields are LoadParameters': requests count per variant, a duration is the whole run's (every
+    // variant gets the same number of requests), an open run's rate is all variants' together, and each worker
+    // has its own connection per variant.
 
     /// <summary>Requests per variant sent first, interleaved the same way; stored, flagged, excluded from statistics.</summary>
     public int WarmupRequests { get; init; }
-
-    public int TimeoutMs { get; init; } = 30_000;
+    protected override int Warmup => WarmupRequests;
 
     /// <summary>Delete the run's entities afterwards, also after a failure or cancel.</summary>
     public bool Cleanup { get; init; } = true;
 
+    /// <summary><see cref="LoadParameters.Requests"/> counts per variant: a count of n is n requests of each.</summary>
     [JsonIgnore]
-    public TimeSpan Timeout => TimeSpan.FromMilliseconds(TimeoutMs);
-
-    /// <summary><see cref="Requests"/> counts per variant: a count of n is n requests of each.</summary>
-    [JsonIgnore]
-    public int OperationsPerRequest => Math.Max(1, Variants().Count);
+    public override int OperationsPerRequest => Math.Max(1, Variants().Count);
 
     /// <summary>Entities one request of an operation writes.</summary>
     public int EntitiesPer(TableOperation operation) => operation == TableOperation.Batch ? BatchSize : 1;

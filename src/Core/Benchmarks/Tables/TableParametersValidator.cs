@@ -44,21 +44,7 @@ public static partial class TableParametersValidator
         Toggle("nagle", p.Nagle);
 
         var variants = Math.Max(1, p.Variants().Count);
-        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
-            Add("requests", "Set either a request count per variant or a duration, not both.");
-        LoadModelValidator.Validate(p, limits, repeats: 1, Add);
-        if (p.Requests is { } n && (n < 1 || (long)n * variants > limits.MaxRequests))
-            Add("requests", $"Requests per variant must be at least 1 and, times the {variants} variants, at most {limits.MaxRequests:N0} (RunLimits:MaxRequests).");
-        if (p.DurationSeconds is { } d && (d < 1 || d > limits.MaxDurationSeconds))
-            Add("durationSeconds", $"Duration must be between 1 and {limits.MaxDurationSeconds:N0} seconds (RunLimits:MaxDurationSeconds).");
-        if (p.Concurrency < 1 || p.Concurrency > limits.MaxConcurrency)
-            Add("concurrency", $"Concurrency must be between 1 and {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
-        if (p.Requests is { } r && p.Concurrency > r)
-            Add("concurrency", "Concurrency cannot exceed the requests per variant.");
-        if (p.WarmupRequests < 0 || (long)p.WarmupRequests * variants > limits.MaxWarmupRequests)
-            Add("warmupRequests", $"Warm-up requests per variant must be at least 0 and, times the {variants} variants, at most {limits.MaxWarmupRequests:N0} (RunLimits:MaxWarmupRequests).");
-        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.MaxTimeoutMs)
-            Add("timeoutMs", $"Timeout must be between 1 and {limits.MaxTimeoutMs:N0} ms (RunLimits:MaxTimeoutMs).");
+        LoadFieldsValidator.Validate(p, limits, new LoadCounting("requests", Variants: variants), Add);
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
 

@@ -29,6 +29,9 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
     public int? Id { get; private set; }
 
+    /// <summary>The benchmark being edited, for its Delete form; null for a new one.</summary>
+    public Benchmark? Saved { get; private set; }
+
     public IReadOnlyList<KindPage> Kinds => forms.All;
     public KindPage Current { get; private set; } = null!;
     public IKindForm Form { get; private set; } = null!;
@@ -41,6 +44,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         if (id is null) return Page();
         if (await store.FindAsync(id.Value, ct) is not { } benchmark) return NotFound();
         if (forms.Find(benchmark.Kind) is not { } page) return NotFound(); // a kind this build no longer has
+        Saved = benchmark;
         Name = benchmark.Name;
         CronSchedule = benchmark.CronSchedule;
         TimeZone = benchmark.TimeZone;
@@ -61,6 +65,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         Form = Current.NewForm();
         var prefix = Current.Pages.Prefix;
         await TryUpdateModelAsync(Form, Form.GetType(), prefix);
+        ModelState.ForgetIgnoredFields(Form, prefix);
         ModelState.KeepCheckboxesRenderable(Form, prefix);
         ModelState.KeepCheckboxRenderable(nameof(Enabled));
         if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Refused();

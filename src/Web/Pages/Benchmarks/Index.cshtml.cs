@@ -6,13 +6,38 @@ using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 
-/// <summary>Saved benchmarks with their schedules: enable/disable and run now.</summary>
-public sealed class IndexModel(BenchmarkStore store, RunQueue queue) : PageModel
+/// <summary>Saved benchmarks with their schedules: enable/disable, run now and delete.</summary>
+public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDefinitions definitions) : PageModel
 {
     public IReadOnlyList<Benchmark> Benchmarks { get; private set; } = [];
     public string? Message { get; private set; }
 
+    /// <summary>What the last delete did, from the redirect after it.</summary>
+    [BindProperty(SupportsGet = true)] public string? Deleted { get; set; }
+
+    /// <summary>Delete is offered to administrators only (posting it needs one anyway: <see cref="Security.AdminGate"/>).</summary>
+    public bool MayDelete => Security.AdminGate.IsIdentifiedAdmin(HttpContext);
+
     public async Task OnGetAsync(CancellationToken ct) => Benchmarks = await store.ListAsync(ct);
+
+    /// <summary>
+    /// Deletes a benchmark once the box is ticked; its runs stay, named as it was (as the API's DELETE does).
+    /// Shared by the list and the editor.
+    /// </summary>
+    public async Task<IActionResult> OnPostDeleteAsync(int id, bool confirm, CancellationToken ct)
+    {
+        if (await store.FindAsync(id, ct) is not { } benchmark) return NotFound();
+        if (!confirm)
+        {
+            Message = $"'{benchmark.Name}' was not deleted: tick the box beside Delete to confirm.";
+            Benchmarks = await store.ListAsync(ct);
+            Response.StatusCode = StatusCodes.Status400BadRequest;
+            return Page();
+        }
+        return await definitions.DeleteAsync(id, null, ct) == DefinitionOutcome.NotFound
+            ? NotFound()
+            : RedirectToPage(new { deleted = benchmark.Name });
+    }
 
     public async Task<IActionResult> OnPostRunAsync(int id, CancellationToken ct)
     {

@@ -31,7 +31,9 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
     {
         Current = forms.FindOrDefault(Kind);
         Form = Current.NewForm();
-        if (!await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix))
+        await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
+        ModelState.ForgetIgnoredFields(Form, Current.Pages.Prefix);
+        if (!ModelState.IsValidFor(Current.Pages.Prefix))
         {
             ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);
             return Page();

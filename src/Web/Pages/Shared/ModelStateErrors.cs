@@ -30,6 +30,22 @@ public static class ModelStateErrors
     }
 
     /// <summary>
+    /// Forgets what binding said about the load fields that do not apply to the mode and model chosen (a
+    /// duration typed before switching to a count, posted by a browser without script): they are not sent, so
+    /// they cannot be wrong. Their posted values stay, shown again if the form comes back.
+    /// </summary>
+    public static void ForgetIgnoredFields(this ModelStateDictionary modelState, object form, string prefix)
+    {
+        if (form is not Kinds.ILoadModelForm load) return;
+        foreach (var field in load.IgnoredFields())
+            if (modelState.TryGetValue($"{prefix}.{field}", out var entry))
+            {
+                entry.Errors.Clear();
+                entry.ValidationState = ModelValidationState.Skipped;
+            }
+    }
+
+    /// <summary>
     /// Whether the fields under one prefix bound without errors. A page with two forms binds both models on
     /// every post; only the posted one counts.
     /// </summary>

@@ -26,10 +26,7 @@ public sealed class TcpConnectKind(IOptions<RunLimits> limits) : BenchmarkKind<T
         // An example that anyone may run: loopback only, so it never loads another machine.
         if (!IPAddress.TryParse(p.Host, out var address) || !IPAddress.IsLoopback(address)) Add("host", "The example connects to a loopback address only.");
         if (p.Port is < 1 or > 65535) Add("port", "The port must be between 1 and 65535.");
-        if (p.TimeoutMs < 1 || p.TimeoutMs > limits.Value.MaxTimeoutMs) Add("timeoutMs", $"Timeout must be between 1 and {limits.Value.MaxTimeoutMs:N0} ms.");
-        if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null) Add("requests", "Set either a count or a duration, not both.");
-        if (p.Concurrency < 1 || p.Concurrency > limits.Value.MaxConcurrency) Add("concurrency", $"Concurrency must be between 1 and {limits.Value.MaxConcurrency:N0}.");
-        LoadModelValidator.Validate(p, limits.Value, repeats: 1, Add);
+        LoadFieldsValidator.Validate(p, limits.Value, new LoadCounting("connects"), Add);
         return Task.FromResult(errors.ToDictionary(e => e.Key, e => e.Value.ToArray()));
     }
 

@@ -5,7 +5,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Cache;
 
 /// <summary>The cache benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml")]
-public sealed class CacheForm : LoadModelForm<CacheParameters>
+public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, durationSeconds: 10, timeoutMs: 5_000)
 {
     public static readonly CachePhase[] AllPhases = Enum.GetValues<CachePhase>();
 
@@ -15,14 +15,8 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
     /// <summary>Phase names ("read-same"); they run in the seed's order.</summary>
     public List<string> Phases { get; set; } = AllPhases.Select(p => p.Name()).ToList();
 
-    /// <summary>"requests" (a count per phase) or "duration" (seconds per phase).</summary>
-    public string Mode { get; set; } = "requests";
-    public int? Requests { get; set; } = 100;
-    public int? DurationSeconds { get; set; } = 10;
     public int KeyCount { get; set; } = 100;
     public int ValueBytes { get; set; } = 16;
-    public int Concurrency { get; set; } = 1;
-    public int TimeoutMs { get; set; } = 5_000;
     public string KeyPrefix { get; set; } = "benchdashboard";
     public bool Cleanup { get; set; } = true;
 
@@ -33,6 +27,13 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
     public string FirstVariantName { get; set; } = "A";
     public int InterleaveBlock { get; set; } = 1;
 
+    /// <summary>A count or a duration is per phase (each phase runs the whole load) and, with variants, per variant.</summary>
+    public override LoadFormCounting Counting { get; } = new("operations", "per phase and variant", "per phase",
+        "workers; 1 = one operation after another, as in the seed", [("phases", "checked:Cache.Phases"), ("variants", "rows:Cache.Variants")]);
+
+    public override IReadOnlyList<(string Noun, int Count)> CountFactors() =>
+        [("phases", AllPhases.Count(p => Phases.Contains(p.Name()))), ("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
+
     /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
     public IReadOnlyList<CacheVariantForm> VariantRows =>
         Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new CacheVariantForm()))
@@ -42,27 +43,18 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
     {
         var backend = Backend == "redis" ? CacheBackend.Redis : CacheBackend.Memory;
         if (Backend is not ("redis" or "memory")) errors["backend"] = ["Choose memory or redis."];
-        var duration = Mode == "duration";
-        var (model, rate, stages) = LoadFields(errors);
-        return new CacheParameters
+        return WithLoad(new CacheParameters
         {
             Backend = backend,
             Connection = backend == CacheBackend.Redis ? Connection?.Trim() : null,
             Phases = AllPhases.Where(p => Phases.Contains(p.Name())).ToList(),
-            Requests = duration || LastsAsStages ? null : Requests ?? 0,
-            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
-            Model = model,
-            Rate = rate,
-            Stages = stages,
             KeyCount = KeyCount,
             ValueBytes = ValueBytes,
-            Concurrency = Concurrency,
-            TimeoutMs = TimeoutMs,
             KeyPrefix = KeyPrefix.Trim(),
             Cleanup = Cleanup,
             Variants = VariantsOf(errors),
             InterleaveBlock = InterleaveBlock,
-        };
+        }, errors);
     }
 
     /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
@@ -78,14 +70,9 @@ public sealed class CacheForm : LoadModelForm<CacheParameters>
         Backend = p.Backend == CacheBackend.Redis ? "redis" : "memory";
         Connection = p.Connection;
         Phases = p.Phases.Select(phase => phase.Name()).ToList();
-        Mode = p.DurationSeconds is null ? "requests" : "duration";
-        Requests = p.Requests ?? 100;
-        DurationSeconds = p.DurationSeconds ?? 10;
         LoadFrom(p);
         KeyCount = p.KeyCount;
         ValueBytes = p.ValueBytes;
-        Concurrency = p.Concurrency;
-        TimeoutMs = p.TimeoutMs;
         KeyPrefix = p.KeyPrefix;
         Cleanup = p.Cleanup;
         InterleaveBlock = p.InterleaveBlock;

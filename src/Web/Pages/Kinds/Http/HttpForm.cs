@@ -5,7 +5,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Http;
 
 /// <summary>The HTTP benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml")]
-public sealed class HttpForm : LoadModelForm<HttpParameters>
+public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
 {
     public string Url { get; set; } = "";
     public string Method { get; set; } = "GET";
@@ -14,14 +14,13 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
     public string? Headers { get; set; }
     public string? Body { get; set; }
 
-    /// <summary>"requests" (a count) or "duration" (seconds).</summary>
-    public string Mode { get; set; } = "requests";
-    public int? Requests { get; set; } = 100;
-    public int? DurationSeconds { get; set; } = 10;
-    public int Concurrency { get; set; } = 1;
     public bool KeepAlive { get; set; } = true;
-    public int TimeoutMs { get; set; } = 10_000;
     public int WarmupRequests { get; set; }
+
+    public override LoadFormCounting Counting { get; } = new("requests", "per variant", "",
+        "connections, each sending one request after another; each variant has its own", [("variants", "rows:Http.Variants")]);
+
+    public override IReadOnlyList<(string Noun, int Count)> CountFactors() => [("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
 
     /// <summary>
     /// Other variants measured interleaved with the one above, each with only the fields that differ (issue 15).
@@ -47,26 +46,17 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
             if (colon <= 0) errors["headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
-        var duration = Mode == "duration";
-        var (model, rate, stages) = LoadFields(errors);
-        return new HttpParameters
+        return WithLoad(new HttpParameters
         {
             Url = Url.Trim(),
             Method = Method.Trim().ToUpperInvariant(),
             Headers = headers,
             Body = string.IsNullOrEmpty(Body) ? null : Body,
-            Requests = duration || LastsAsStages ? null : Requests ?? 0,
-            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
-            Model = model,
-            Rate = rate,
-            Stages = stages,
-            Concurrency = Concurrency,
             KeepAlive = KeepAlive,
-            TimeoutMs = TimeoutMs,
             WarmupRequests = WarmupRequests,
             Variants = VariantsOf(errors),
             InterleaveBlock = InterleaveBlock,
-        };
+        }, errors);
     }
 
     /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
@@ -83,13 +73,8 @@ public sealed class HttpForm : LoadModelForm<HttpParameters>
         Method = p.Method;
         Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));
         Body = p.Body;
-        Mode = p.DurationSeconds is null ? "requests" : "duration";
-        Requests = p.Requests ?? 100;
-        DurationSeconds = p.DurationSeconds ?? 10;
         LoadFrom(p);
-        Concurrency = p.Concurrency;
         KeepAlive = p.KeepAlive;
-        TimeoutMs = p.TimeoutMs;
         WarmupRequests = p.WarmupRequests;
         InterleaveBlock = p.InterleaveBlock;
         if (p.Variants is { Count: > 0 } variants)

@@ -4,7 +4,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Tables;
 
 /// <summary>The Table Storage benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(TableKind.KindName, Prefix = "Table", Fields = "/Pages/Kinds/Tables/_TableFields.cshtml", Run = "/Pages/Kinds/Tables/_TableRun.cshtml")]
-public sealed class TableForm : LoadModelForm<TableParameters>
+public sealed class TableForm() : LoadModelForm<TableParameters>(requests: 200, durationSeconds: 60, timeoutMs: 30_000)
 {
     public string? Connection { get; set; } = "tables";
     public string Table { get; set; } = "benchdashboard";
@@ -18,20 +18,19 @@ public sealed class TableForm : LoadModelForm<TableParameters>
     public List<string> Expect100Continue { get; set; } = ["on", "off"];
     public List<string> Nagle { get; set; } = ["on", "off"];
 
-    /// <summary>"requests" (a count per variant) or "duration" (seconds for the whole run).</summary>
-    public string Mode { get; set; } = "requests";
-    public int? Requests { get; set; } = 200;
-    public int? DurationSeconds { get; set; } = 60;
-    public int Concurrency { get; set; } = 1;
     public int WarmupRequests { get; set; }
-    public int TimeoutMs { get; set; } = 30_000;
     public bool Cleanup { get; set; } = true;
+
+    /// <summary>A count is per variant: every ticked operation × Expect setting × Nagle setting.</summary>
+    public override LoadFormCounting Counting { get; } = new("requests", "per variant", "the whole run's; the variants share it equally",
+        "workers; each has its own connection per variant", [("variants", "product:Table.Operations,Table.Expect100Continue,Table.Nagle")]);
+
+    public override IReadOnlyList<(string Noun, int Count)> CountFactors() =>
+        [("variants", Operations.Count(o => o is "single" or "batch") * Expect100Continue.Count(s => s is "on" or "off") * Nagle.Count(s => s is "on" or "off"))];
 
     public override TableParameters ToParameters(Dictionary<string, string[]> errors)
     {
-        var duration = Mode == "duration";
-        var (model, rate, stages) = LoadFields(errors);
-        return new TableParameters
+        return WithLoad(new TableParameters
         {
             Connection = Connection?.Trim(),
             Table = Table?.Trim() ?? "",
@@ -40,16 +39,9 @@ public sealed class TableForm : LoadModelForm<TableParameters>
             BatchSize = BatchSize,
             Expect100Continue = Settings(Expect100Continue),
             Nagle = Settings(Nagle),
-            Requests = duration || LastsAsStages ? null : Requests ?? 0,
-            DurationSeconds = !duration || LastsAsStages ? null : DurationSeconds ?? 0,
-            Model = model,
-            Rate = rate,
-            Stages = stages,
-            Concurrency = Concurrency,
             WarmupRequests = WarmupRequests,
-            TimeoutMs = TimeoutMs,
             Cleanup = Cleanup,
-        };
+        }, errors);
     }
 
     public override void Load(TableParameters p)
@@ -61,13 +53,8 @@ public sealed class TableForm : LoadModelForm<TableParameters>
         BatchSize = p.BatchSize;
         Expect100Continue = p.Expect100Continue.Select(OnOff).ToList();
         Nagle = p.Nagle.Select(OnOff).ToList();
-        Mode = p.DurationSeconds is null ? "requests" : "duration";
-        Requests = p.Requests ?? 200;
-        DurationSeconds = p.DurationSeconds ?? 60;
         LoadFrom(p);
-        Concurrency = p.Concurrency;
         WarmupRequests = p.WarmupRequests;
-        TimeoutMs = p.TimeoutMs;
         Cleanup = p.Cleanup;
     }
 
