@@ -54,7 +54,8 @@ public sealed record RunAnalysis(
 /// </summary>
 public sealed record SeriesAnalysis(
     string? Series, int DefaultWindowSeconds, IReadOnlyDictionary<int, IReadOnlyList<TimeWindow>> WindowsByLength,
-    WarmupEstimate? Warmup, int? SteadyFromIndex, LatencyLadder? All, LatencyLadder? AfterWarmup, DegradationReport? Degradation)
+    WarmupEstimate? Warmup, int? SteadyFromIndex, LatencyLadder? All, LatencyLadder? AfterWarmup, DegradationReport? Degradation,
+    long? FineWindowNs = null, IReadOnlyList<TimeWindow>? FineWindows = null)
 {
     public static SeriesAnalysis From(string? series, IReadOnlyList<Sample> samples)
     {
@@ -65,10 +66,19 @@ public sealed record SeriesAnalysis(
             .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
         var steady = RunAnalysis.Steady(measured);
         var scratch = new long[measured.Count];
+        // A short run's charts get sub-second windows (the table keeps whole seconds, which a reader can pick).
+        var fine = TimeWindows.FineLengthNs(elapsed);
         return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),
             lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L, scratch)),
-            steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation);
+            steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation,
+            fine, fine is { } f ? TimeWindows.Build(measured, f, scratch) : null);
     }
+
+    /// <summary>The windows the over-time charts draw at <paramref name="windowSeconds"/>: the sub-second ones of a short run, else those of the table.</summary>
+    public (double Seconds, IReadOnlyList<TimeWindow> Windows) ChartWindows(int windowSeconds) =>
+        FineWindows is { } fine && windowSeconds == Lengths.First()
+            ? (FineWindowNs!.Value / 1e9, fine)
+            : (windowSeconds, WindowsByLength.TryGetValue(windowSeconds, out var w) ? w : WindowsByLength[DefaultWindowSeconds]);
 
     /// <summary>The window lengths a reader can pick, shortest first.</summary>
     public IEnumerable<int> Lengths => WindowsByLength.Keys.Order();
