@@ -61,20 +61,23 @@
         const steps = (rows, value) => rows.length
             ? [...rows.map(r => ({ x: r.t, y: value(r), note: partial(r) })), { x: rows[rows.length - 1].end, y: value(rows[rows.length - 1]), note: partial(rows[rows.length - 1]) }]
             : [];
-        const middles = (rows, key) => rows.filter(r => r[key] !== null).map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r) }));
+        // A window in which nothing was answered is a gap in the line, not a slope drawn across it.
+        const middles = (rows, key) => rows.map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r) }));
+        // The last window's step is dotted when it is partial (shorter than the others): its rate is true, but over less time.
+        const partialDash = (rows) => ({ borderDash: (ctx) => rows.length && ctx.p1DataIndex === rows.length && partial(rows[rows.length - 1]) ? [2, 3] : undefined });
         const xAxis = (text) => ({ type: 'linear', min: 0, max: end, title: { display: true, text } });
         const over = multi && !data.picked ? 'each from its first measured request' : 'from the first measured request';
 
         const rateSets = multi
             ? sets.flatMap((s, i) => [
-                { label: `${s.name}`, data: steps(s.rows, r => r.perSecond - r.errorsPerSecond), ...look(s.name, i), pointRadius: 0, stepped: 'after', borderWidth: 2 },
+                { label: `${s.name}`, data: steps(s.rows, r => r.perSecond - r.errorsPerSecond), ...look(s.name, i), pointRadius: 0, stepped: 'before', borderWidth: 2, segment: partialDash(s.rows) },
                 ...(s.rows.some(r => r.errorsPerSecond > 0)
-                    ? [{ label: `${s.name}: errors`, data: steps(s.rows, r => r.errorsPerSecond), ...look(s.name, i), borderDash: [2, 2], pointRadius: 0, stepped: 'after' }]
+                    ? [{ label: `${s.name}: errors`, data: steps(s.rows, r => r.errorsPerSecond), ...look(s.name, i), borderDash: [2, 2], pointRadius: 0, stepped: 'before' }]
                     : []),
             ])
             : [
-                { label: 'succeeded per second', data: steps(sets[0]?.rows ?? [], r => r.perSecond - r.errorsPerSecond), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 0, stepped: 'after', borderWidth: 2 },
-                { label: 'errors per second', data: steps(sets[0]?.rows ?? [], r => r.errorsPerSecond), borderColor: p.error, backgroundColor: p.error, pointRadius: 0, stepped: 'after', borderDash: [5, 3] },
+                { label: 'succeeded per second', data: steps(sets[0]?.rows ?? [], r => r.perSecond - r.errorsPerSecond), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 0, stepped: 'before', borderWidth: 2, segment: partialDash(sets[0]?.rows ?? []) },
+                { label: 'errors per second', data: steps(sets[0]?.rows ?? [], r => r.errorsPerSecond), borderColor: p.error, backgroundColor: p.error, pointRadius: 0, stepped: 'before', borderDash: [5, 3] },
             ];
         chart('rate-chart', {
             type: 'line',
