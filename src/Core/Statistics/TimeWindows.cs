@@ -35,14 +35,14 @@ public static class TimeWindows
 
     /// <summary>
     /// For a run too short for whole-second windows (a 0.47 s run has one): a sub-second length of 1, 2 or 5 ×
-    /// 10ⁿ ms that gives about 20 windows, so its over-time charts have a shape; null when 1 s windows do.
+    /// 10ⁿ ms that gives 20 to 50 windows, so its over-time charts have a shape; null when 1 s windows do.
     /// </summary>
     public static long? FineLengthNs(long elapsedNs)
     {
         if (elapsedNs >= FewWindows * 1_000_000_000L) return null;
         var target = Math.Max(elapsedNs / 20.0, 1_000_000); // at least 1 ms
         var decade = Math.Pow(10, Math.Floor(Math.Log10(target)));
-        var step = new[] { 1, 2, 5, 10 }.Select(m => m * decade).First(l => l >= target);
+        var step = new[] { 1, 2, 5 }.Select(m => m * decade).Last(l => l <= target);
         return (long)Math.Min(step, 500_000_000);
     }
 
