@@ -100,8 +100,10 @@ public static class TimeWindows
                 foreach (var v in latencies) sum += v;
                 mean = sum / latencies.Length;
             }
-            // The run's elapsed time (RunStatistics) ends at its last answer: so does its last window.
-            var endNs = w == windows - 1 ? Math.Clamp(end - origin, w * windowNs + 1, (w + 1) * windowNs) : (w + 1) * windowNs;
+            // The run's elapsed time (RunStatistics) ends at its last answer: so does its last window, shorter than
+            // the others when the run stopped inside it, a little longer when its last request ended after it.
+            // The windows then tile the run exactly, and their rates add up to the run's.
+            var endNs = w == windows - 1 ? Math.Max(end - origin, w * windowNs + 1) : (w + 1) * windowNs;
             rows.Add(new TimeWindow(w + 1, w * windowNs, endNs, counts[w], errors[w],
                 mean, latencies.IsEmpty ? null : latencies[0], P(500), P(800), P(900), P(950), P(990), latencies.IsEmpty ? null : latencies[^1]));
         }

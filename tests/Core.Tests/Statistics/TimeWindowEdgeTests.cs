@@ -37,6 +37,20 @@ public class TimeWindowEdgeTests
         Assert.Equal(RunStatistics.From(samples).RequestsPerSecond, window.PerSecond, 9);
     }
 
+    [Fact]
+    public void ALastWindowWhoseRequestEndsAfterItStretchesToTheRunsEndSoTheWindowsTileTheRun()
+    {
+        // 100 requests 10 ms apart, the last one slow (25 ms): it starts at 0.99 s and ends at 1.015 s.
+        var samples = Steady(100, 10);
+        samples[^1].LatencyNs = 25 * Ms;
+        var windows = TimeWindows.Build(samples, 500 * Ms);
+
+        Assert.Equal(RunStatistics.From(samples).ElapsedNs, windows[^1].EndNs);
+        Assert.Equal(1_015 * Ms, windows[^1].EndNs);
+        var counted = windows.Sum(w => w.PerSecond * (w.EndNs - w.StartNs) / 1e9);
+        Assert.Equal(100, counted, 9);
+    }
+
     [Theory]
     [InlineData(470, 20)]    // 0.47 s: 20 ms windows (24 of them) rather than one second and three dots
     [InlineData(5_900, 200)] // just under six 1 s windows: 200 ms

@@ -50,7 +50,8 @@ public sealed class LiveRunStatsTests
     public void EachVariantHasItsOwnLiveFiguresAndLateStartsAreCounted()
     {
         var live = new LiveRunStats();
-        for (var i = 0; i < 200; i++)
+        // The slow variant's first answer (#1) arrives before the fast one's (#0): the rows keep the variants' order.
+        foreach (var i in new[] { 1, 0 }.Concat(Enumerable.Range(2, 198)))
         {
             var fast = i % 2 == 0;
             live.Add(new Sample
