@@ -22,7 +22,7 @@
         },
         options: {
             animation: false, maintainAspectRatio: false,
-            plugins: { tooltip: { callbacks: { label: (ctx) => ctx.dataset.yAxisID === 'ms' ? `${ctx.dataset.label}: ${window.units.duration(ctx.raw)}` : `${ctx.dataset.label}: ${window.units.number(ctx.raw, 1)}` } } },
+            plugins: { legend: { labels: { usePointStyle: true } }, tooltip: { callbacks: { label: (ctx) => ctx.dataset.yAxisID === 'ms' ? `${ctx.dataset.label}: ${window.units.duration(ctx.raw)}` : `${ctx.dataset.label}: ${window.units.number(ctx.raw, 1)}` } } },
             scales: {
                 x: { title: { display: true, text: 'completed runs, oldest first' } },
                 ms: { position: 'left', beginAtZero: true, title: { display: true, text: 'latency' }, ticks: { callback: (v) => window.units.tick(Number(v)) } },
