@@ -77,6 +77,29 @@ public class RunPageVariantsTests
     }
 
     [Fact]
+    public async Task PhasesThatFollowOneAnotherSitWhereTheyRanOnTheOverTimeCharts()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        var created = await client.PostAsJsonAsync("/api/runs", new
+        {
+            kind = "cache", backend = "memory", phases = new[] { "write", "read-same" }, requests = 2000, keyCount = 100, valueBytes = 16, concurrency = 1,
+        });
+        Assert.True(created.IsSuccessStatusCode, await created.Content.ReadAsStringAsync());
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        var sets = ChartData(await client.GetStringAsync($"/runs/{id}")).GetProperty("windows").GetProperty("sets");
+        var write = sets.EnumerateArray().Single(s => s.GetProperty("name").GetString()!.EndsWith("write", StringComparison.Ordinal)).GetProperty("rows");
+        var read = sets.EnumerateArray().Single(s => s.GetProperty("name").GetString()!.EndsWith("read-same", StringComparison.Ordinal)).GetProperty("rows");
+        Assert.Equal(0, write[0].GetProperty("t").GetDouble());
+        // The reads began after the last write started, so their first window is drawn there, not at 0.
+        Assert.True(write.GetArrayLength() > 1, "the writes' windows");
+        Assert.True(read[0].GetProperty("t").GetDouble() >= write[write.GetArrayLength() - 1].GetProperty("t").GetDouble(),
+            $"reads drawn from {read[0].GetProperty("t")} s, writes until {write[write.GetArrayLength() - 1].GetProperty("end")} s");
+    }
+
+    [Fact]
     public async Task TheRunCompareAndTrendChartsTakeTheirColoursFromTheOnePalette()
     {
         await using var app = new DashboardFactory();

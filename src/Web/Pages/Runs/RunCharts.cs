@@ -60,7 +60,9 @@ public static class RunCharts
     /// </summary>
     static object Windows(RunDigest digest, int windowSeconds)
     {
-        var picked = digest.Analyses.Select(a => (a.Series, Chart: a.ChartWindows(windowSeconds))).ToList();
+        var picked = digest.Analyses.Select(a => (a.Series, a.OriginNs, Chart: a.ChartWindows(windowSeconds))).ToList();
+        // Seconds from the run's first measured start: phases one after another sit where they ran, not all at 0.
+        var origin = picked.Min(p => p.OriginNs);
         return new
         {
             seconds = picked[0].Chart.Seconds,
@@ -69,7 +71,8 @@ public static class RunCharts
                 name = p.Series ?? "all",
                 rows = p.Chart.Windows.Select(w => new
                 {
-                    t = w.StartNs / 1e9, end = w.EndNs / 1e9, perSecond = w.PerSecond, errorsPerSecond = w.ErrorsPerSecond,
+                    t = (p.OriginNs - origin + w.StartNs) / 1e9, end = (p.OriginNs - origin + w.EndNs) / 1e9,
+                    perSecond = w.PerSecond, errorsPerSecond = w.ErrorsPerSecond,
                     p50 = w.P50Ns / 1e6, p95 = w.P95Ns / 1e6, p99 = w.P99Ns / 1e6,
                 }),
             }),

@@ -55,6 +55,7 @@
         const multi = data.seriesNames.length > 0;
         const seconds = w.seconds;
         const end = Math.max(seconds, ...sets.map(s => s.rows.length ? s.rows[s.rows.length - 1].end : 0));
+        const start = Math.min(...sets.map(s => s.rows.length ? s.rows[0].t : 0)); // a picked phase starts where it ran
         // Each window holds its rate from its start to its end; the last one ends with the run (its rate is over
         // the time it really lasted, so a short tail is not drawn as a collapse) and says it is partial.
         const partial = (r) => r.end - r.t < seconds * 0.999 ? ` (partial: the last ${u.number(r.end - r.t, 2)} s)` : '';
@@ -65,8 +66,8 @@
         const middles = (rows, key) => rows.map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r) }));
         // The last window's step is dotted when it is partial (shorter than the others): its rate is true, but over less time.
         const partialDash = (rows) => ({ borderDash: (ctx) => rows.length && ctx.p1DataIndex === rows.length && partial(rows[rows.length - 1]) ? [2, 3] : undefined });
-        const xAxis = (text) => ({ type: 'linear', min: 0, max: end, title: { display: true, text } });
-        const over = multi && !data.picked ? 'each from its first measured request' : 'from the first measured request';
+        const xAxis = (text) => ({ type: 'linear', min: start, max: end, title: { display: true, text } });
+        const over = 'from the first measured request';
 
         const rateSets = multi
             ? sets.flatMap((s, i) => [
