@@ -64,6 +64,9 @@ public sealed class BenchmarkKinds
     /// <summary>An open-model run's schedule in words (<see cref="LoadProfile.Describe"/>); null for a closed run.</summary>
     public string? Schedule(Run run) => Ask(run, (_, p) => p is ILoadParameters load ? LoadProfile.Describe(load) : null);
 
+    /// <summary>An open-model run's schedule, for charts of its target rate; null for a closed run.</summary>
+    public LoadProfile? Profile(Run run) => Ask(run, (_, p) => p is ILoadParameters load ? LoadProfile.Of(load) : null);
+
     /// <summary>How much the run will do (<see cref="IBenchmarkKind.Planned"/>), or null.</summary>
     public PlannedLoad? Planned(Run run) => Ask(run, (kind, p) => kind.Planned(p));
 

@@ -3,6 +3,9 @@ namespace BenchDashboard.Core.Runs;
 /// <summary>One second of a run under way, by when its operations completed: how many, how many failed, and its latency percentiles.</summary>
 public sealed record LiveSecond(int Second, int Count, int Errors, long? P50Ns, long? P95Ns, long? P99Ns);
 
+/// <summary>One variant (or phase) of a run under way so far: measured operations, errors and latency percentiles.</summary>
+public sealed record LiveSeries(string Name, int Measured, int Errors, long? P50Ns, long? P95Ns, long? P99Ns);
+
 /// <summary>A sample on the live sample-index chart (every k-th, k doubling as the run grows).</summary>
 public readonly record struct LivePoint(int Index, long LatencyNs, bool Error);
 
@@ -15,9 +18,12 @@ public readonly record struct LivePoint(int Index, long LatencyNs, bool Error);
 /// <param name="ElapsedNs">Since the run's first operation started.</param>
 /// <param name="Measured">Measured operations completed (warm-up not counted); <see cref="Errors"/> of them failed.</param>
 /// <param name="Seconds">The latest seconds (at most <see cref="MaxSeconds"/>); a viewer that polls keeps the earlier ones.</param>
+/// <param name="Late">Open model: operations that started more than <see cref="Statistics.OpenLoadReport.LateNs"/> after they were due.</param>
+/// <param name="Series">A run of variants or phases: each one's own figures, so the live view never shows only a blend.</param>
 public sealed record LiveSnapshot(
     long ElapsedNs, int Measured, int Warmup, int Errors, IReadOnlyDictionary<ErrorKind, int> ErrorsByKind,
-    long? P50Ns, long? P95Ns, long? P99Ns, long? MaxNs, IReadOnlyList<LiveSecond> Seconds, IReadOnlyList<LivePoint> Points)
+    long? P50Ns, long? P95Ns, long? P99Ns, long? MaxNs, IReadOnlyList<LiveSecond> Seconds, IReadOnlyList<LivePoint> Points,
+    int Late = 0, IReadOnlyList<LiveSeries>? Series = null)
 {
     public const int MaxSeconds = 120;
 }

@@ -51,10 +51,13 @@ public sealed record RunAnalysis(
 /// The analysis of one run or series computed once, when the run has ended, for every window length a reader
 /// can pick (<see cref="TimeWindows.LengthsSeconds"/> that give at most <see cref="TimeWindows.MaxWindows"/>
 /// windows), so a page never reads the samples again. <see cref="Series"/> is null for the whole run.
+/// Windows count from the series' own first measured start, <see cref="OriginNs"/> into the run: a chart of
+/// phases that follow one another places each where it ran.
 /// </summary>
 public sealed record SeriesAnalysis(
     string? Series, int DefaultWindowSeconds, IReadOnlyDictionary<int, IReadOnlyList<TimeWindow>> WindowsByLength,
-    WarmupEstimate? Warmup, int? SteadyFromIndex, LatencyLadder? All, LatencyLadder? AfterWarmup, DegradationReport? Degradation)
+    WarmupEstimate? Warmup, int? SteadyFromIndex, LatencyLadder? All, LatencyLadder? AfterWarmup, DegradationReport? Degradation,
+    long? FineWindowNs = null, IReadOnlyList<TimeWindow>? FineWindows = null, long OriginNs = 0)
 {
     public static SeriesAnalysis From(string? series, IReadOnlyList<Sample> samples)
     {
@@ -65,10 +68,20 @@ public sealed record SeriesAnalysis(
             .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
         var steady = RunAnalysis.Steady(measured);
         var scratch = new long[measured.Count];
+        // A short run's charts get sub-second windows (the table keeps whole seconds, which a reader can pick).
+        var fine = TimeWindows.FineLengthNs(elapsed);
         return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),
             lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L, scratch)),
-            steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation);
+            steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation,
+            fine, fine is { } f ? TimeWindows.Build(measured, f, scratch) : null,
+            measured.Count == 0 ? 0 : measured.Min(s => s.OffsetNs));
     }
+
+    /// <summary>The windows the over-time charts draw at <paramref name="windowSeconds"/>: the sub-second ones of a short run, else those of the table.</summary>
+    public (double Seconds, IReadOnlyList<TimeWindow> Windows) ChartWindows(int windowSeconds) =>
+        FineWindows is { } fine && windowSeconds == Lengths.First()
+            ? (FineWindowNs!.Value / 1e9, fine)
+            : (windowSeconds, WindowsByLength.TryGetValue(windowSeconds, out var w) ? w : WindowsByLength[DefaultWindowSeconds]);
 
     /// <summary>The window lengths a reader can pick, shortest first.</summary>
     public IEnumerable<int> Lengths => WindowsByLength.Keys.Order();

@@ -6,8 +6,8 @@ namespace BenchDashboard.Core.Statistics;
 /// <summary>A named set of chart points (one series of a run: a cache phase, a Table variant).</summary>
 public sealed record NamedPoints(string Name, IReadOnlyList<SeriesPoint> Points);
 
-/// <summary>An error sample on the sample-index chart.</summary>
-public readonly record struct ErrorPoint(int Index, long LatencyNs, ErrorKind Kind, int? Status);
+/// <summary>An error sample on the sample-index chart; <paramref name="Series"/> is its variant or phase, so a chart of one shows only its own.</summary>
+public readonly record struct ErrorPoint(int Index, long LatencyNs, ErrorKind Kind, int? Status, string? Series = null);
 
 /// <summary>
 /// The per-sample chart of a run, downsampled (bucket minimum and maximum, so spikes survive): measured and
@@ -29,7 +29,7 @@ public sealed record SampleIndexChart(
             hasSeries ? [] : Points(answered.Where(s => !s.IsWarmup)),
             hasSeries ? [] : Points(answered.Where(s => s.IsWarmup)),
             answered.Where(s => s.Series is not null && !s.IsWarmup).GroupBy(s => s.Series!).Select(g => new NamedPoints(g.Key, Points(g))).ToList(),
-            Every(errors, MaxErrorPoints).Select(s => new ErrorPoint(s.Index, s.LatencyNs, s.Error, s.StatusCode)).ToList(),
+            Every(errors, MaxErrorPoints).Select(s => new ErrorPoint(s.Index, s.LatencyNs, s.Error, s.StatusCode, s.Series)).ToList(),
             samples.Count, samples.Count == 0 ? 0 : samples.Max(s => s.Index));
     }
 
@@ -71,7 +71,7 @@ public sealed record RunDigest(
     LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
-    public const int CurrentVersion = 3;
+    public const int CurrentVersion = 4; // 4: last windows end with the run, short runs' fine windows
 
     /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
     public const string WholeRun = "";

@@ -5,6 +5,8 @@ namespace BenchDashboard.Core.Statistics;
 /// <summary>
 /// One row of seed 003's table: the measured samples that started within [StartNs, EndNs) of the run's first
 /// measured sample. Latency figures rank the answered ones (nearest rank); null when none was answered.
+/// The last window ends where the run did (its last answer), not at a whole window length: its rate is over
+/// the time it really lasted, so a run that ends 0.2 s into a 1 s window does not look like a collapse.
 /// </summary>
 public sealed record TimeWindow(
     int Number, long StartNs, long EndNs, int Count, int Errors,
@@ -28,6 +30,22 @@ public static class TimeWindows
     public static int DefaultLengthSeconds(long elapsedNs, int windows = 6) =>
         LengthsSeconds.LastOrDefault(s => elapsedNs / (s * 1_000_000_000L) >= windows, LengthsSeconds[0]);
 
+    /// <summary>Below this many windows of the shortest offered length, the over-time charts use <see cref="FineLengthNs"/>.</summary>
+    public const int FewWindows = 6;
+
+    /// <summary>
+    /// For a run too short for whole-second windows (a 0.47 s run has one): a sub-second length of 1, 2 or 5 ×
+    /// 10ⁿ ms that gives 20 to 50 windows, so its over-time charts have a shape; null when 1 s windows do.
+    /// </summary>
+    public static long? FineLengthNs(long elapsedNs)
+    {
+        if (elapsedNs >= FewWindows * 1_000_000_000L) return null;
+        var target = Math.Max(elapsedNs / 20.0, 1_000_000); // at least 1 ms
+        var decade = Math.Pow(10, Math.Floor(Math.Log10(target)));
+        var step = new[] { 1, 2, 5 }.Select(m => m * decade).Last(l => l <= target);
+        return (long)Math.Min(step, 500_000_000);
+    }
+
     public static IReadOnlyList<TimeWindow> Build(IReadOnlyList<Sample> samples, long windowNs)
     {
         var measured = samples.Where(s => !s.IsWarmup).ToList();
@@ -41,11 +59,12 @@ public static class TimeWindows
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(windowNs, 1);
         if (measured.Count == 0) return [];
-        long origin = long.MaxValue, last = long.MinValue;
+        long origin = long.MaxValue, last = long.MinValue, end = long.MinValue;
         foreach (var s in measured)
         {
             origin = Math.Min(origin, s.OffsetNs);
             last = Math.Max(last, s.OffsetNs);
+            end = Math.Max(end, s.OffsetNs + s.LatencyNs);
         }
         var count = (last - origin) / windowNs + 1;
         if (count > MaxWindows) throw new ArgumentException($"That gives {count:N0} windows; choose a length that gives at most {MaxWindows:N0}.", nameof(windowNs));
@@ -81,7 +100,11 @@ public static class TimeWindows
                 foreach (var v in latencies) sum += v;
                 mean = sum / latencies.Length;
             }
-            rows.Add(new TimeWindow(w + 1, w * windowNs, (w + 1) * windowNs, counts[w], errors[w],
+            // The run's elapsed time (RunStatistics) ends at its last answer: so does its last window, shorter than
+            // the others when the run stopped inside it, a little longer when its last request ended after it.
+            // The windows then tile the run exactly, and their rates add up to the run's.
+            var endNs = w == windows - 1 ? Math.Max(end - origin, w * windowNs + 1) : (w + 1) * windowNs;
+            rows.Add(new TimeWindow(w + 1, w * windowNs, endNs, counts[w], errors[w],
                 mean, latencies.IsEmpty ? null : latencies[0], P(500), P(800), P(900), P(950), P(990), latencies.IsEmpty ? null : latencies[^1]));
         }
         return rows;

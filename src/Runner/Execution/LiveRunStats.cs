@@ -19,8 +19,15 @@ public sealed class LiveRunStats
     readonly Dictionary<ErrorKind, int> errorsByKind = [];
     readonly List<LiveSecond> seconds = [];
     readonly List<LivePoint> points = new(MaxPoints);
+    readonly Dictionary<string, SeriesFigures> series = [];
     long start;
-    int currentSecond, secondCount, secondErrors, measured, warmup, errors, stride = 1;
+    int currentSecond, secondCount, secondErrors, measured, warmup, errors, late, stride = 1;
+
+    sealed class SeriesFigures
+    {
+        public readonly LiveHistogram Latency = new();
+        public int Measured, Errors, FirstIndex = int.MaxValue;
+    }
 
     /// <summary>Counts a recorded sample: its second is the one in which it completed.</summary>
     public void Add(Sample sample)
@@ -49,16 +56,26 @@ public sealed class LiveRunStats
             if (s != currentSecond) CloseSecond(s);
             measured++;
             secondCount++;
+            if (sample.LagNs > OpenLoadReport.LateNs) late++;
+            SeriesFigures? own = null;
+            if (sample.Series is { } name && !series.TryGetValue(name, out own)) series[name] = own = new SeriesFigures();
+            if (own is not null)
+            {
+                own.Measured++;
+                own.FirstIndex = Math.Min(own.FirstIndex, sample.Index);
+            }
             if (sample.Error != ErrorKind.None)
             {
                 errors++;
                 secondErrors++;
                 errorsByKind[sample.Error] = errorsByKind.GetValueOrDefault(sample.Error) + 1;
+                if (own is not null) own.Errors++;
             }
             if (!sample.Error.IsTransportError())
             {
                 all.Add(sample.LatencyNs);
                 second.Add(sample.LatencyNs);
+                own?.Latency.Add(sample.LatencyNs);
             }
         }
     }
@@ -86,7 +103,10 @@ public sealed class LiveRunStats
             }
             return new LiveSnapshot(
                 start == 0 ? 0 : Ticks.ToNanoseconds(now - start), measured, warmup, errors, new Dictionary<ErrorKind, int>(errorsByKind),
-                all.ValueAt(500), all.ValueAt(950), all.ValueAt(990), all.Count == 0 ? null : all.MaxNs, seconds.ToList(), points.ToList());
+                all.ValueAt(500), all.ValueAt(950), all.ValueAt(990), all.Count == 0 ? null : all.MaxNs, seconds.ToList(), points.ToList(),
+                // In the order they start (the variants' own order), whichever answered first.
+                late, series.Count == 0 ? null : series.OrderBy(s => s.Value.FirstIndex).Select(s => new LiveSeries(s.Key, s.Value.Measured, s.Value.Errors,
+                    s.Value.Latency.ValueAt(500), s.Value.Latency.ValueAt(950), s.Value.Latency.ValueAt(990))).ToList());
         }
     }
 }

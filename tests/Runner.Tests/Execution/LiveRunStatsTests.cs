@@ -45,4 +45,42 @@ public sealed class LiveRunStatsTests
         var strides = points.Zip(points.Skip(1), (a, b) => b.Index - a.Index).Distinct().ToList();
         Assert.Single(strides); // evenly spaced
     }
+
+    [Fact]
+    public void EachVariantHasItsOwnLiveFiguresAndLateStartsAreCounted()
+    {
+        var live = new LiveRunStats();
+        // The slow variant's first answer (#1) arrives before the fast one's (#0): the rows keep the variants' order.
+        foreach (var i in new[] { 1, 0 }.Concat(Enumerable.Range(2, 198)))
+        {
+            var fast = i % 2 == 0;
+            live.Add(new Sample
+            {
+                Index = i, Series = fast ? "fast" : "slow", LatencyNs = fast ? 2_000_000 : 20_000_000,
+                Error = !fast && i % 10 == 1 ? ErrorKind.HttpStatus : ErrorKind.None,
+                LagNs = i < 30 ? 5_000_000 : 100_000, // the first 30 started 5 ms late; the rest well within 1 ms
+            });
+        }
+
+        var snapshot = live.Snapshot();
+
+        Assert.Equal(30, snapshot.Late);
+        Assert.Equal(["fast", "slow"], snapshot.Series!.Select(s => s.Name));
+        var (fastOne, slowOne) = (snapshot.Series![0], snapshot.Series[1]);
+        Assert.Equal((100, 0), (fastOne.Measured, fastOne.Errors));
+        Assert.Equal((100, 20), (slowOne.Measured, slowOne.Errors)); // i = 1, 11, … 191
+        // Each its own median (within the live histogram's 1/1024), not the blend's.
+        Assert.InRange(fastOne.P50Ns!.Value, 2_000_000, 2_000_000 + 2_000_000 / 1024);
+        Assert.InRange(slowOne.P99Ns!.Value, 20_000_000, 20_000_000 + 20_000_000 / 1024);
+    }
+
+    [Fact]
+    public void ARunWithoutVariantsHasNoSeriesAndAClosedOneNoLateStarts()
+    {
+        var live = new LiveRunStats();
+        for (var i = 0; i < 10; i++) live.Add(Sample(i, 1_000_000));
+        var snapshot = live.Snapshot();
+        Assert.Null(snapshot.Series);
+        Assert.Equal(0, snapshot.Late);
+    }
 }

@@ -48,6 +48,12 @@ public sealed class DetailsModel(
     /// <summary>An open-model run's schedule in words.</summary>
     public string? Schedule { get; private set; }
 
+    /// <summary>The variant (or phase) the reader picked at the top (<c>?series=</c>); null for all of them side by side.</summary>
+    public SeriesStatistics? Picked { get; private set; }
+
+    /// <summary>A live open-model run's target rate, [seconds, operations per second] pairs, for its rate chart; null otherwise.</summary>
+    public string? TargetRateJson { get; private set; }
+
     /// <summary>What the analysis and the per-sample chart show of an open-model run: corrected latency or service time (<c>?latency=service</c>).</summary>
     public LatencyBasis Basis { get; private set; }
 
@@ -82,7 +88,9 @@ public sealed class DetailsModel(
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
         }
-        ChartJson = RunCharts.Build(shown, Analysis, OpenLoad);
+        Picked = report.Series.FirstOrDefault(s => s.Name == series);
+        ChartJson = RunCharts.Build(shown, Analysis, OpenLoad, Picked?.Name);
+        if (!report.Run.Status.IsFinal() && kinds.Profile(report.Run) is { } profile) TargetRateJson = RunCharts.TargetRate(profile);
         History = await history.PointAsync(report.Run, ct, report.Statistics);
         Webhooks = await notifications.ForRunAsync(id, ct);
         Planned = kinds.Planned(report.Run);

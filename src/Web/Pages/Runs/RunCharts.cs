@@ -1,4 +1,5 @@
 using BenchDashboard.Core;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages.Runs;
@@ -12,7 +13,8 @@ namespace BenchDashboard.Web.Pages.Runs;
 public static class RunCharts
 {
     /// <param name="load">An open-model run's generator figures (its corrected digest's: a service-time digest has none).</param>
-    public static string Build(RunDigest digest, RunAnalysis? analysis = null, OpenLoadReport? load = null)
+    /// <param name="picked">The variant the reader picked: the charts show it alone; null shows every one.</param>
+    public static string Build(RunDigest digest, RunAnalysis? analysis = null, OpenLoadReport? load = null, string? picked = null)
     {
         var chart = digest.Chart;
         var histogram = digest.Histogram;
@@ -24,21 +26,19 @@ public static class RunCharts
             measured = Points(chart.Measured),
             warmup = Points(chart.Warmup),
             series = chart.Series.Select(s => new { name = s.Name, points = Points(s.Points) }),
-            errors = chart.Errors.Select(e => new { x = e.Index, y = e.LatencyNs / 1e6, kind = e.Kind.ToString(), status = e.Status }),
+            errors = chart.Errors.Select(e => new { x = e.Index, y = e.LatencyNs / 1e6, kind = e.Kind.ToString(), status = e.Status, series = e.Series }),
+            picked,
+            seriesNames = digest.Series.Select(s => s.Name),
             totalSamples = chart.TotalSamples,
             lastIndex = chart.LastIndex,
             steadyFromIndex = analysis?.SteadyFromIndex,
             episodes = analysis?.Degradation?.Episodes.Select(e => new { from = e.StartIndex, to = e.EndIndex }) ?? [],
             load = (load ?? digest.Load)?.PerSecond.Select(p => new { second = p.Second, due = p.Due, started = p.Started }),
-            windows = analysis is null ? null : new
-            {
-                seconds = analysis.WindowSeconds,
-                rows = analysis.Windows.Select(w => new
-                {
-                    t = w.StartNs / 1e9, perSecond = w.PerSecond, errorsPerSecond = w.ErrorsPerSecond,
-                    p50 = w.P50Ns / 1e6, p95 = w.P95Ns / 1e6, p99 = w.P99Ns / 1e6,
-                }),
-            },
+            windows = analysis is null ? null : Windows(digest, analysis.WindowSeconds),
+            // The first request of all (seed 002's cold one), drawn on its own so a scale or a hidden warm-up never hides it.
+            cold = digest.Statistics.Cold is { } cold && !cold.First.Error.IsTransportError()
+                ? new { x = cold.First.Index, y = cold.First.LatencyNs / 1e6, warmup = cold.First.IsWarmup }
+                : null,
             shapes = shapes.Where(s => s.Shape is { Count: > 0 }).Select(s => new
             {
                 name = s.Name,
@@ -52,6 +52,42 @@ public static class RunCharts
             },
         };
         return Json.Serialize(data);
+    }
+
+    /// <summary>
+    /// Every series' windows (each variant its own line: never a blend), at the reader's length or, for a short run,
+    /// sub-second. Each row spans [t, end): the last one ends with the run, so its rate is over its real length.
+    /// </summary>
+    static object Windows(RunDigest digest, int windowSeconds)
+    {
+        var picked = digest.Analyses.Select(a => (a.Series, a.OriginNs, Chart: a.ChartWindows(windowSeconds))).ToList();
+        // Seconds from the run's first measured start: phases one after another sit where they ran, not all at 0.
+        var origin = picked.Min(p => p.OriginNs);
+        return new
+        {
+            seconds = picked[0].Chart.Seconds,
+            sets = picked.Select(p => new
+            {
+                name = p.Series ?? "all",
+                rows = p.Chart.Windows.Select(w => new
+                {
+                    t = (p.OriginNs - origin + w.StartNs) / 1e9, end = (p.OriginNs - origin + w.EndNs) / 1e9,
+                    perSecond = w.PerSecond, errorsPerSecond = w.ErrorsPerSecond,
+                    p50 = w.P50Ns / 1e6, p95 = w.P95Ns / 1e6, p99 = w.P99Ns / 1e6,
+                }),
+            }),
+        };
+    }
+
+    /// <summary>A schedule's target rate as [seconds, operations per second] pairs: its corners, at most 400 points.</summary>
+    public static string TargetRate(Core.Benchmarks.LoadProfile profile)
+    {
+        var seconds = profile.DurationNs / 1e9;
+        var step = Math.Max(0.25, seconds / 400);
+        var points = new List<double[]>();
+        for (var t = 0.0; t < seconds; t += step) points.Add([t, profile.RateAt((long)(t * 1e9))]);
+        points.Add([seconds, profile.RateAt(Math.Max(0, profile.DurationNs - 1))]);
+        return Json.Serialize(points);
     }
 
     static IEnumerable<object> Points(IEnumerable<SeriesPoint> points) => points.Select(p => new { x = p.Index, y = p.LatencyNs / 1e6 });

@@ -4,11 +4,15 @@
 // the finished page is fetched and put in place without reloading.
 (function () {
     const u = window.units;
-    // Ten distinguishable colours: a Table run has eight variants; red is kept for errors.
-    const palette = ['#2f5fd0', '#1f7a4d', '#b7791f', '#7b3fb8', '#0f7c8a', '#6d4c41', '#e07b00', '#9aa3b2', '#c2185b', '#37474f'];
-    const red = '#c0342b';
+    const p = window.palette;
     let charts = [];
+    let seriesIndex = new Map(); // a variant's place in the run: its colour, point style and dash on every chart and card
 
+    // A series' look by name (its place in the run, so picking one keeps its colour), for a line or for points.
+    const look = (name, i, line = true) => {
+        const s = p.series(seriesIndex.has(name) ? seriesIndex.get(name) : i);
+        return { borderColor: s.colour, backgroundColor: s.colour, pointStyle: s.pointStyle, borderDash: line ? s.dash : [] };
+    };
     const durationAxis = (title, type = 'linear') => ({
         type,
         title: { display: true, text: title },
@@ -22,7 +26,7 @@
         normalized: true,
         scales,
         plugins: {
-            legend: { labels: { filter: (item) => item.text !== '' } },
+            legend: { labels: { usePointStyle: true, filter: (item) => item.text !== '' } },
             tooltip: tooltip ? { callbacks: { label: tooltip } } : {},
         },
     });
@@ -36,48 +40,88 @@
     const chart = (id, config) => {
         const canvas = document.getElementById(id);
         if (!canvas || !window.Chart) return null;
+        Chart.getChart(canvas)?.destroy();
         const made = new Chart(canvas, config);
+        charts = charts.filter(c => c.canvas !== canvas);
         charts.push(made);
         return made;
     };
+    const windowLength = (seconds) => seconds < 1 ? `${u.number(seconds * 1000, 0)} ms` : `${u.number(seconds, 0)} s`;
 
     function overTime(data) {
-        const rows = (data.windows && data.windows.rows) || [];
-        const seconds = data.windows ? data.windows.seconds : 1;
-        const last = rows.length ? rows[rows.length - 1].t + seconds : 1;
-        // Each window holds its rate from its start to its end: the step ends at the last window's end.
-        const steps = (value) => rows.length ? [...rows.map(r => ({ x: r.t, y: value(r) })), { x: last, y: value(rows[rows.length - 1]) }] : [];
-        const middles = (key) => rows.filter(r => r[key] !== null).map(r => ({ x: r.t + seconds / 2, y: r[key] }));
+        const w = data.windows;
+        if (!w) return;
+        const sets = w.sets.filter(s => !data.picked || s.name === data.picked);
+        const multi = data.seriesNames.length > 0;
+        const seconds = w.seconds;
+        const end = Math.max(seconds, ...sets.map(s => s.rows.length ? s.rows[s.rows.length - 1].end : 0));
+        const start = Math.min(...sets.map(s => s.rows.length ? s.rows[0].t : 0)); // a picked phase starts where it ran
+        // Each window holds its rate from its start to its end; the last one ends with the run (its rate is over
+        // the time it really lasted, so a short tail is not drawn as a collapse) and says it is partial.
+        const partial = (r) => r.end - r.t < seconds * 0.999 ? ` (partial: the last ${u.number(r.end - r.t, 2)} s)` : '';
+        const steps = (rows, value) => rows.length
+            ? [...rows.map(r => ({ x: r.t, y: value(r), note: partial(r) })), { x: rows[rows.length - 1].end, y: value(rows[rows.length - 1]), note: partial(rows[rows.length - 1]) }]
+            : [];
+        // A window in which nothing was answered is a gap in the line, not a slope drawn across it.
+        const middles = (rows, key) => rows.map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r) }));
+        // The last window's step is dotted when it is partial (shorter than the others): its rate is true, but over less time.
+        const partialDash = (rows) => ({ borderDash: (ctx) => rows.length && ctx.p1DataIndex === rows.length && partial(rows[rows.length - 1]) ? [2, 3] : undefined });
+        const xAxis = (text) => ({ type: 'linear', min: start, max: end, title: { display: true, text } });
+        const over = 'from the first measured request';
+
+        const rateSets = multi
+            ? sets.flatMap((s, i) => [
+                { label: `${s.name}`, data: steps(s.rows, r => r.perSecond - r.errorsPerSecond), ...look(s.name, i), pointRadius: 0, stepped: 'before', borderWidth: 2, segment: partialDash(s.rows) },
+                ...(s.rows.some(r => r.errorsPerSecond > 0)
+                    ? [{ label: `${s.name}: errors`, data: steps(s.rows, r => r.errorsPerSecond), ...look(s.name, i), borderDash: [2, 2], pointRadius: 0, stepped: 'before' }]
+                    : []),
+            ])
+            : [
+                { label: 'succeeded per second', data: steps(sets[0]?.rows ?? [], r => r.perSecond - r.errorsPerSecond), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 0, stepped: 'before', borderWidth: 2, segment: partialDash(sets[0]?.rows ?? []) },
+                { label: 'errors per second', data: steps(sets[0]?.rows ?? [], r => r.errorsPerSecond), borderColor: p.error, backgroundColor: p.error, pointRadius: 0, stepped: 'before', borderDash: [5, 3] },
+            ];
         chart('rate-chart', {
             type: 'line',
-            data: {
-                datasets: [
-                    { label: 'succeeded per second', data: steps(r => r.perSecond - r.errorsPerSecond), borderColor: palette[0], backgroundColor: palette[0], pointRadius: 0, stepped: 'before' },
-                    { label: 'errors per second', data: steps(r => r.errorsPerSecond), borderColor: red, backgroundColor: red, pointRadius: 0, stepped: 'before', borderDash: [5, 3] },
-                ],
-            },
+            data: { datasets: rateSets },
             options: baseOptions({
-                x: { type: 'linear', min: 0, max: last, title: { display: true, text: `seconds into the run (windows of ${seconds} s)` } },
+                x: xAxis(`seconds ${over} (windows of ${windowLength(seconds)})`),
                 y: { title: { display: true, text: 'operations per second' }, beginAtZero: true },
-            }, (ctx) => `${ctx.dataset.label}: ${u.number(ctx.raw.y, 1)} (from ${u.number(ctx.raw.x, 0)} s)`),
+            }, (ctx) => `${ctx.dataset.label}: ${u.number(ctx.raw.y, 1)}/s (from ${u.number(ctx.raw.x, seconds < 1 ? 2 : 0)} s)${ctx.raw.note}`),
         });
-        if (!rows.some(r => r.p50 !== null)) return nothing('latency-time-chart', 'No request got an answer: there is no latency to show.');
-        chart('latency-time-chart', {
-            type: 'line',
-            data: {
-                datasets: [['p50', 'p50', palette[0]], ['p95', 'p95', palette[2]], ['p99', 'p99', palette[3]]].map(([label, key, colour]) => ({
-                    label, data: middles(key), borderColor: colour, backgroundColor: colour, pointRadius: 2,
-                })),
-            },
-            options: baseOptions({
-                x: { type: 'linear', min: 0, max: last, title: { display: true, text: 'seconds into the run' } },
-                y: durationAxis('latency'),
-            }, (ctx) => `${ctx.dataset.label}: ${u.duration(ctx.raw.y)} (from ${u.number(ctx.raw.x, 0)} s)`),
-        });
+
+        if (!sets.some(s => s.rows.some(r => r.p50 !== null))) return nothing('latency-time-chart', 'No request got an answer: there is no latency to show.');
+        const latencyTooltip = (ctx) => `${ctx.dataset.label}: ${u.duration(ctx.raw.y)} (window from ${u.number(ctx.raw.x, seconds < 1 ? 2 : 0)} s)${ctx.raw.note}`;
+        const latencyAxes = { x: xAxis(`seconds ${over} (windows of ${windowLength(seconds)})`), y: durationAxis('latency') };
+        if (!multi || data.picked) {
+            // One series: its percentiles, each in its colour on every page.
+            chart('latency-time-chart', {
+                type: 'line',
+                data: {
+                    datasets: ['p50', 'p95', 'p99'].map(key => ({
+                        label: key, data: middles(sets[0].rows, key), borderColor: p.percentile[key], backgroundColor: p.percentile[key],
+                        borderDash: p.percentileDash[key], pointRadius: 2,
+                    })),
+                },
+                options: baseOptions(latencyAxes, latencyTooltip),
+            });
+            return;
+        }
+        // Every variant at one percentile (eight variants × three percentiles would be a tangle): the reader picks which.
+        const picker = document.getElementById('latency-time-percentile');
+        const draw = () => {
+            const key = picker ? picker.value : 'p50';
+            chart('latency-time-chart', {
+                type: 'line',
+                data: { datasets: sets.map((s, i) => ({ label: `${s.name} ${key}`, data: middles(s.rows, key), ...look(s.name, i), pointRadius: 2.5, borderWidth: 2 })) },
+                options: baseOptions(latencyAxes, latencyTooltip),
+            });
+        };
+        if (picker) picker.onchange = draw;
+        draw();
     }
 
     function distribution(data) {
-        const shapes = data.shapes || [];
+        const shapes = (data.shapes || []).filter(s => !data.picked || s.name === data.picked);
         if (shapes.length === 0) {
             ['percentile-chart', 'histogram-chart', 'cdf-chart'].forEach(id => nothing(id, 'No request got an answer: there is no latency to show.'));
             return;
@@ -92,8 +136,8 @@
             data: {
                 datasets: shapes.map((s, i) => ({
                     label: s.name,
-                    data: s.percentiles.map(p => ({ x: p.p >= 1 ? reach(s.percentiles) + 0.3 : -Math.log10(1 - p.p), y: p.ms, p: p.p })),
-                    borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length], pointRadius: 0, borderWidth: 2,
+                    data: s.percentiles.map(q => ({ x: q.p >= 1 ? reach(s.percentiles) + 0.3 : -Math.log10(1 - q.p), y: q.ms, p: q.p })),
+                    ...look(s.name, i), pointRadius: 0, borderWidth: 2,
                 })),
             },
             options: baseOptions({
@@ -107,8 +151,8 @@
             type: 'line',
             data: {
                 datasets: shapes.map((s, i) => ({
-                    label: s.name, data: s.cdf.map(p => ({ x: p.x, y: p.y })),
-                    borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length], pointRadius: 0, borderWidth: 2, stepped: 'before',
+                    label: s.name, data: s.cdf.map(q => ({ x: q.x, y: q.y })),
+                    ...look(s.name, i), pointRadius: 0, borderWidth: 2, stepped: 'before',
                 })),
             },
             options: baseOptions({
@@ -117,23 +161,24 @@
             }, (ctx) => `${ctx.dataset.label}: ${u.percent(ctx.raw.y, 2)} ≤ ${u.duration(ctx.raw.x)}`),
         });
         const toggle = document.getElementById('cdf-log');
-        if (toggle && cdfChart) toggle.addEventListener('change', () => {
+        if (toggle && cdfChart) toggle.onchange = () => {
             cdfChart.options.scales.x = toggle.checked
                 ? { ...durationAxis('latency (logarithmic)', 'logarithmic'), min: fastest, max: slowest }
                 : { ...durationAxis('latency'), max: slowest };
             cdfChart.update();
-        });
+        };
 
         const h = data.histogram || { edgesMs: [], sets: [] };
+        const sets = h.sets.filter(s => !data.picked || s.name === data.picked);
         const labels = h.edgesMs.slice(0, -1).map((from, i) => `${u.duration(from)} – ${u.duration(h.edgesMs[i + 1])}`);
-        const single = h.sets.length <= 1;
+        const single = sets.length <= 1;
         chart('histogram-chart', {
             type: single ? 'bar' : 'line',
             data: {
                 labels,
-                datasets: h.sets.map((set, i) => ({
-                    label: set.name, data: set.counts, borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length],
-                    pointRadius: 0, stepped: 'middle', barPercentage: 1, categoryPercentage: 1,
+                datasets: sets.map((set, i) => ({
+                    label: set.name, data: set.counts, ...look(set.name, i),
+                    pointRadius: 0, borderWidth: 2, stepped: 'middle', barPercentage: 1, categoryPercentage: 1,
                 })),
             },
             options: {
@@ -142,37 +187,61 @@
                     x: { title: { display: true, text: 'latency (each bin a constant factor wider than the last)' }, ticks: { maxRotation: 0, autoSkipPadding: 12, callback: (v, i) => u.tick(h.edgesMs[i]) } },
                     y: { title: { display: true, text: 'requests' }, beginAtZero: true },
                 },
-                plugins: { legend: { display: !single }, tooltip: { callbacks: { title: (items) => labels[items[0].dataIndex] } } },
+                plugins: { legend: { display: !single, labels: { usePointStyle: true } }, tooltip: { callbacks: { title: (items) => labels[items[0].dataIndex] } } },
             },
         });
     }
 
     function perSample(data, id = 'series-chart') {
-        const datasets = data.series.length > 0
-            ? data.series.map((s, i) => ({ label: s.name, data: s.points, pointRadius: 1.5, borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] }))
-            : [
-                { label: 'measured', data: data.measured, pointRadius: 1.5, borderColor: palette[0], backgroundColor: palette[0] },
-                { label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, borderColor: '#9aa3b2', backgroundColor: '#9aa3b2' },
-            ];
-        datasets.push({ label: 'errors', data: data.errors, pointStyle: 'crossRot', pointRadius: 5, borderColor: red, backgroundColor: red });
-        // Warm-up boundary and degradation episodes, drawn at the top of the plotted range.
-        const all = datasets.flatMap(d => d.data.map(p => p.y));
-        const top = all.length ? Math.max(...all) * 1.05 : 1;
-        if (data.steadyFromIndex !== null && data.steadyFromIndex !== undefined)
-            datasets.push({ label: 'steady from here', data: [{ x: data.steadyFromIndex, y: 0 }, { x: data.steadyFromIndex, y: top }], showLine: true, borderDash: [6, 4], borderColor: '#1d2330', pointRadius: 0 });
-        (data.episodes || []).forEach((e, i) => datasets.push({ label: i === 0 ? 'degradation episodes' : '', data: [{ x: e.from, y: top }, { x: e.to, y: top }], showLine: true, borderWidth: 6, borderColor: '#e8890c', pointRadius: 0 }));
+        const warmupBox = document.getElementById('show-warmup');
+        const showWarmup = !!(warmupBox && warmupBox.checked);
+        const series = data.series.filter(s => !data.picked || s.name === data.picked);
+        const datasets = series.length > 0
+            ? series.map((s, i) => ({ label: s.name, data: s.points, pointRadius: 2, ...look(s.name, i, false) }))
+            : [{ label: 'measured', data: data.measured, pointRadius: 1.5, borderColor: p.series(0).colour, backgroundColor: p.series(0).colour }];
+        // Warm-up is off the measured figures, so it is off the scale until the reader asks for it: a slow
+        // warm-up must not flatten the measured points into a line at the bottom.
+        if (series.length === 0 && data.warmup.length > 0 && showWarmup)
+            datasets.push({ label: 'warm-up (excluded)', data: data.warmup, pointRadius: 1.5, pointStyle: 'triangle', borderColor: p.warmup, backgroundColor: p.warmup });
+        datasets.push({ label: 'errors', data: data.errors.filter(e => !data.picked || e.series === data.picked), pointStyle: 'crossRot', pointRadius: 5, borderColor: p.error, backgroundColor: p.error });
+        const all = datasets.flatMap(d => d.data.map(q => q.y));
+        let top = all.length ? Math.max(...all) * 1.05 : 1;
+        let yMax;
+        // The very first request (a cold start, seed 002): ringed and large, never hidden behind the axis at x = 0
+        // nor by the warm-up toggle; one far above the rest sits at the top edge as a triangle, its value in the label.
+        const cold = data.cold && !data.picked ? data.cold : null;
+        if (cold) {
+            const above = all.length > 0 && cold.y > top * 3;
+            if (above) yMax = top;
+            datasets.push({
+                label: `first request (${u.duration(cold.y)}${cold.warmup ? ', warm-up' : ''}${above ? ', above the scale' : ''})`,
+                data: [{ x: cold.x, y: above ? top : cold.y, real: cold.y }],
+                pointStyle: above ? 'triangle' : 'circle', pointRadius: 8, pointHoverRadius: 9, borderWidth: 2.5,
+                borderColor: p.steady, backgroundColor: 'rgba(255,255,255,0.4)',
+            });
+            if (!above) top = Math.max(top, cold.y * 1.05);
+        }
+        // Warm-up boundary and degradation episodes belong to one series: drawn when the chart shows one.
+        const one = series.length <= 1;
+        if (one && data.steadyFromIndex !== null && data.steadyFromIndex !== undefined)
+            datasets.push({ label: 'steady from here', data: [{ x: data.steadyFromIndex, y: 0 }, { x: data.steadyFromIndex, y: top }], showLine: true, borderDash: [6, 4], borderColor: p.steady, pointRadius: 0 });
+        if (one) (data.episodes || []).forEach((e, i) => datasets.push({ label: i === 0 ? 'degradation episodes' : '', data: [{ x: e.from, y: top }, { x: e.to, y: top }], showLine: true, borderWidth: 6, borderColor: p.episode, backgroundColor: p.episode, pointStyle: 'line', pointRadius: 0 }));
+        const lastIndex = Math.max(1, data.lastIndex || 0);
         chart(id, {
             type: 'scatter',
             data: { datasets },
             options: baseOptions({
-                x: { type: 'linear', min: 0, max: Math.max(1, data.lastIndex || 0), title: { display: true, text: 'sample index (request order)' } },
-                y: durationAxis('latency'),
+                // A little room left of index 0, so the first request is not drawn on the axis line.
+                x: { type: 'linear', min: -Math.max(1, Math.ceil(lastIndex * 0.015)), max: lastIndex, title: { display: true, text: 'sample index (request order)' },
+                    ticks: { callback: (v) => v < 0 ? '' : u.number(Number(v)) } },
+                y: { ...durationAxis(`latency${series.length === 0 && data.warmup.length > 0 && !showWarmup ? ' (measured; warm-up hidden)' : ''}`), ...(yMax ? { max: yMax } : {}) },
             }, (ctx) => {
-                const p = ctx.raw;
-                const extra = p.kind ? ` ${p.kind}${p.status ? ' ' + p.status : ''}` : '';
-                return `#${p.x}: ${u.duration(p.y)}${extra}`;
+                const q = ctx.raw;
+                const extra = q.kind ? ` ${q.kind}${q.status ? ' ' + q.status : ''}` : '';
+                return `#${q.x}: ${u.duration(q.real ?? q.y)}${extra}`;
             }),
         });
+        if (warmupBox) warmupBox.onchange = () => perSample(data, id);
     }
 
     function load(data) {
@@ -182,8 +251,8 @@
             type: 'line',
             data: {
                 datasets: [
-                    { label: 'target (due)', data: data.load.map(p => ({ x: p.second, y: p.due })), borderColor: '#9aa3b2', backgroundColor: '#9aa3b2', borderDash: [6, 4], pointRadius: 0, stepped: 'middle' },
-                    { label: 'achieved (started)', data: data.load.map(p => ({ x: p.second, y: p.started })), borderColor: palette[0], backgroundColor: palette[0], pointRadius: 2, stepped: 'middle' },
+                    { label: 'target (due)', data: data.load.map(q => ({ x: q.second, y: q.due })), borderColor: p.target, backgroundColor: p.target, borderDash: [6, 4], pointRadius: 0, stepped: 'middle' },
+                    { label: 'achieved (started)', data: data.load.map(q => ({ x: q.second, y: q.started })), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 2, stepped: 'middle' },
                 ],
             },
             options: baseOptions({
@@ -193,38 +262,78 @@
         });
     }
 
+    // Swatches beside variant names (picker, cards, live table) in the colour their charts give them.
+    function swatches(root = document) {
+        root.querySelectorAll('.swatch[data-series-index]').forEach(s => {
+            const look = p.series(Number(s.dataset.seriesIndex));
+            s.style.backgroundColor = look.colour;
+            s.dataset.pointStyle = look.pointStyle;
+        });
+    }
+
     function live(section) {
         const id = section.dataset.runId;
         const plannedOperations = Number(section.dataset.plannedOperations) || null;
         const plannedSeconds = Number(section.dataset.plannedSeconds) || null;
+        const target = section.dataset.target ? JSON.parse(section.dataset.target) : null; // an open-model run's schedule
         const text = (elementId, value) => { const e = document.getElementById(elementId); if (e) e.textContent = value; };
         const seconds = new Map(); // every second seen since this page opened
+        let elapsedAxis = 1;
+        // A second's figures hold from its start to its end: drawn at its middle, on an axis that runs to the
+        // elapsed time, the chart keeps up with the clock instead of trailing it by a second or two.
         const rate = chart('live-rate-chart', {
             type: 'line',
             data: { datasets: [
-                { label: 'succeeded', data: [], borderColor: palette[0], backgroundColor: palette[0], pointRadius: 2 },
-                { label: 'errors', data: [], borderColor: red, backgroundColor: red, pointRadius: 2, borderDash: [5, 3] },
+                { label: 'succeeded', data: [], borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 2 },
+                { label: 'errors', data: [], borderColor: p.error, backgroundColor: p.error, pointRadius: 2, pointStyle: 'crossRot', borderDash: [5, 3] },
+                ...(target ? [{ label: 'target rate', data: target.map(([x, y]) => ({ x, y })), borderColor: p.target, backgroundColor: p.target, borderDash: [8, 4], pointRadius: 0, borderWidth: 2 }] : []),
             ] },
             options: baseOptions({
                 x: { type: 'linear', min: 0, title: { display: true, text: 'seconds into the run (by completion)' } },
                 y: { title: { display: true, text: 'operations per second' }, beginAtZero: true },
-            }),
+            }, (ctx) => `${ctx.dataset.label}: ${u.number(ctx.raw.y, 1)}/s at ${u.number(ctx.raw.x, 1)} s`),
         });
         const latency = chart('live-latency-chart', {
             type: 'line',
-            data: { datasets: [['p50', palette[0]], ['p95', palette[2]], ['p99', palette[3]]].map(([label, colour]) => ({ label, data: [], borderColor: colour, backgroundColor: colour, pointRadius: 2 })) },
+            data: { datasets: ['p50', 'p95', 'p99'].map(label => ({ label, data: [], borderColor: p.percentile[label], backgroundColor: p.percentile[label], borderDash: p.percentileDash[label], pointRadius: 2 })) },
             options: baseOptions({ x: { type: 'linear', min: 0, title: { display: true, text: 'seconds into the run' } }, y: durationAxis('latency') },
                 (ctx) => `${ctx.dataset.label}: ${u.duration(ctx.raw.y)}`),
         });
         const samples = chart('live-series-chart', {
             type: 'scatter',
             data: { datasets: [
-                { label: 'answered', data: [], pointRadius: 1.5, borderColor: palette[0], backgroundColor: palette[0] },
-                { label: 'errors', data: [], pointStyle: 'crossRot', pointRadius: 5, borderColor: red, backgroundColor: red },
+                { label: 'answered', data: [], pointRadius: 1.5, borderColor: p.series(0).colour, backgroundColor: p.series(0).colour },
+                { label: 'errors', data: [], pointStyle: 'crossRot', pointRadius: 5, borderColor: p.error, backgroundColor: p.error },
             ] },
             options: baseOptions({ x: { type: 'linear', min: 0, title: { display: true, text: 'sample index (request order)' } }, y: durationAxis('latency') },
                 (ctx) => `#${ctx.raw.x}: ${u.duration(ctx.raw.y)}`),
         });
+
+        // A run of variants: a row per variant, its own figures so far (never only the blend).
+        function seriesRows(list) {
+            const table = document.getElementById('live-series');
+            if (!table || !list || list.length === 0) return;
+            table.hidden = false;
+            const body = table.querySelector('tbody');
+            list.forEach((v, i) => {
+                let row = [...body.rows].find(r => r.dataset.series === v.name);
+                if (!row) {
+                    row = body.insertRow();
+                    row.dataset.series = v.name;
+                    row.innerHTML = '<th><span class="swatch"></span><span data-field="name"></span></th><td class="num" data-field="measured"></td><td class="num" data-field="errors"></td><td class="num" data-field="p50"></td><td class="num" data-field="p95"></td><td class="num" data-field="p99"></td>';
+                    const swatch = row.querySelector('.swatch');
+                    swatch.dataset.seriesIndex = String(i);
+                    swatches(row);
+                    row.querySelector('[data-field="name"]').textContent = v.name;
+                }
+                const set = (field, value) => { row.querySelector(`[data-field="${field}"]`).textContent = value; };
+                set('measured', u.number(v.measured));
+                set('errors', v.measured ? u.percent(v.errors / v.measured) : '–');
+                set('p50', u.duration(v.p50Ms));
+                set('p95', u.duration(v.p95Ms));
+                set('p99', u.duration(v.p99Ms));
+            });
+        }
 
         async function poll() {
             let run;
@@ -248,23 +357,30 @@
                 text('live-rate', lastSecond ? u.number(lastSecond.count) : '–');
                 text('live-rate-errors', lastSecond ? `${u.number(lastSecond.errors)} errors in it` : '');
                 text('live-p50', u.duration(l.p50Ms));
+                text('live-p95', u.duration(l.p95Ms));
                 text('live-p99', u.duration(l.p99Ms));
-                text('live-p95', `p95 ${u.duration(l.p95Ms)} · max ${u.duration(l.maxMs)}`);
+                text('live-max', `slowest ${u.duration(l.maxMs)}`);
+                text('live-late', u.number(l.late));
+                text('live-late-share', l.measured ? `${u.percent(l.late / l.measured)} started over 1 ms after due` : '');
+                seriesRows(l.series);
                 text('live-errors', l.measured ? u.percent(l.errors / l.measured) : '–');
                 text('live-errors-kinds', Object.entries(l.errorsByKind).map(([k, n]) => `${k} ${u.number(n)}`).join(', '));
                 const elapsed = l.elapsedSeconds;
+                elapsedAxis = Math.max(1, elapsed, lastSecond ? lastSecond.second + 1 : 0);
                 const done = plannedOperations ? l.measured / plannedOperations : plannedSeconds ? elapsed / plannedSeconds : null;
                 const bar = document.getElementById('live-progress');
                 if (bar && done !== null) bar.value = Math.min(1, done);
                 text('live-elapsed', `${u.number(elapsed, 1)} s` + (plannedSeconds ? ` of ${u.number(plannedSeconds, 0)} s` : '') +
                     (plannedOperations ? ` · ${u.number(l.measured)} of ${u.number(plannedOperations)} ${done !== null ? `(${u.percent(Math.min(1, done), 0)})` : ''}` : ''));
                 if (rate) {
-                    rate.data.datasets[0].data = rows.map(r => ({ x: r.second, y: r.count - r.errors }));
-                    rate.data.datasets[1].data = rows.map(r => ({ x: r.second, y: r.errors }));
+                    rate.data.datasets[0].data = rows.map(r => ({ x: r.second + 0.5, y: r.count - r.errors }));
+                    rate.data.datasets[1].data = rows.map(r => ({ x: r.second + 0.5, y: r.errors }));
+                    rate.options.scales.x.max = elapsedAxis;
                     rate.update();
                 }
                 if (latency) {
-                    ['p50Ms', 'p95Ms', 'p99Ms'].forEach((key, i) => { latency.data.datasets[i].data = rows.filter(r => r[key] !== null).map(r => ({ x: r.second, y: r[key] })); });
+                    ['p50Ms', 'p95Ms', 'p99Ms'].forEach((key, i) => { latency.data.datasets[i].data = rows.filter(r => r[key] !== null).map(r => ({ x: r.second + 0.5, y: r[key] })); });
+                    latency.options.scales.x.max = elapsedAxis;
                     latency.update();
                 }
                 if (samples) {
@@ -311,6 +427,8 @@
         charts = [];
         const element = document.getElementById('chart-data');
         const data = element ? JSON.parse(element.textContent) : null;
+        seriesIndex = new Map((data?.seriesNames ?? []).map((name, i) => [name, i]));
+        swatches();
         if (data && window.Chart) {
             overTime(data);
             distribution(data);
