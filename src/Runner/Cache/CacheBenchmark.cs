@@ -24,7 +24,6 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
     internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
-
     public override async Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
     {
         ThreadPoolGuard.EnsureCovers(p.Concurrency);

@@ -4,7 +4,7 @@ namespace BenchDashboard.Runner.Execution;
 /// The timeout of one operation at a time on one worker's connection, for kinds whose client takes a
 /// cancellation token: armed after the operation's clock starts (so a timed-out sample lasts the timeout, ± a
 /// timer tick), reset after it and reused by the next, instead of a new source and timer per operation. A source
-/// that fired is replaced. <see cref="Classify"/> tells a timeout from the run's cancel the same way for every kind.
+/// that fired is replaced. <see cref="IsTimeout"/> tells a timeout from the run's cancel the same way for every kind.
 /// </summary>
 public sealed class OperationTimeout(TimeSpan after) : IDisposable
 {
@@ -35,12 +35,10 @@ public sealed class OperationTimeout(TimeSpan after) : IDisposable
     }
 
     /// <summary>
-    /// Whether <paramref name="ex"/> means the operation ran out of time: a cancel that was not the run's (the
-    /// armed token), or a client's own timeout. A cancel of the run is neither: the operation was abandoned, and
-    /// the caller lets it end the load.
+    /// Whether a cancel that ended an operation means it ran out of time: one that was not the run's (the armed
+    /// token's). A cancel of the run is not: the operation was abandoned, and the caller lets it end the load.
     /// </summary>
-    public static bool IsTimeout(Exception ex, CancellationToken run) =>
-        ex is TimeoutException || ex is OperationCanceledException && !run.IsCancellationRequested;
+    public static bool IsTimeout(OperationCanceledException ex, CancellationToken run) => !run.IsCancellationRequested;
 
     public void Dispose() => source?.Dispose();
 }

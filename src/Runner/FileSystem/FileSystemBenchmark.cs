@@ -18,7 +18,6 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
 {
     const int Block = 1024 * 1024;
 
-
     public override async Task ExecuteAsync(RunContext context, FileSystemParameters p, CancellationToken ct)
     {
         var driver = new LoadDriver(context);

@@ -8,12 +8,11 @@ namespace BenchDashboard.Runner.Http;
 /// <summary>
 /// HTTP latency benchmark: one request is one operation of the <see cref="LoadDriver"/>, sent on the worker's own
 /// connection (one per worker, as wrk's and ab's "concurrency"). With variants each sample's series is its
-/// variant's name, and a worker's variants share its connection wherever they can (<see cref="HttpChannel.KeyOf"/>):
+/// variant's name, and a worker's variants share its connection wherever they can (<see cref="HttpParameters.ConnectionKey"/>):
 /// a connection's own speed must not pass for a variant's.
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpParameters>
 {
-
     /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
     public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
     {
@@ -52,7 +51,7 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
                 var shared = new Dictionary<string, HttpChannel>();
                 return variants.Select(v =>
                 {
-                    var key = HttpChannel.KeyOf(v.Parameters);
+                    var key = v.Parameters.ConnectionKey();
                     if (!shared.TryGetValue(key, out var channel)) channels.Add(shared[key] = channel = new HttpChannel(v.Parameters.Timeout, policy));
                     return new HttpConnection(v.Parameters, policy, v.Name, channel);
                 }).ToArray();

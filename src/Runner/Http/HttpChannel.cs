@@ -10,7 +10,7 @@ namespace BenchDashboard.Runner.Http;
 /// <summary>
 /// One client connection: its own handler limited to one connection, so that a TCP connect observed by
 /// <see cref="ConnectAsync"/> belongs to the request being sent on it (<see cref="TakeConnectTicks"/>). A worker's
-/// variants that can share a connection (<see cref="KeyOf"/>) send on one channel, so a connection's own speed
+/// variants that can share a connection (<see cref="HttpParameters.ConnectionKey"/>) send on one channel, so a connection's own speed
 /// (the server worker or accept queue it landed on) is never attributed to one variant.
 /// </summary>
 sealed class HttpChannel : IDisposable
@@ -35,17 +35,6 @@ sealed class HttpChannel : IDisposable
     }
 
     public HttpMessageInvoker Invoker { get; }
-
-    /// <summary>
-    /// What must be equal for two variants to send on one connection: the origin (a connection goes to one), the
-    /// connect timeout (the handler's), and keep-alive (a variant that closes its connection after each request
-    /// would make the other pay the next connect).
-    /// </summary>
-    public static string KeyOf(HttpParameters parameters)
-    {
-        var uri = new Uri(parameters.Url);
-        return $"{uri.Scheme}://{uri.Authority} {parameters.TimeoutMs} {parameters.KeepAlive}";
-    }
 
     /// <summary>The time of the connect made for the request just sent, once; null when it reused the connection.</summary>
     public long? TakeConnectTicks() => Interlocked.Exchange(ref pendingConnectTicks, -1) is var ticks and >= 0 ? ticks : null;

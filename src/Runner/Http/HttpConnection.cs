@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Net;
 using System.Net.Http;
 using System.Net.Sockets;
 using BenchDashboard.Core.Benchmarks.Http;

@@ -32,7 +32,6 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
     /// <summary>Counting and deleting a run's entities gets this long in all, also after a cancel.</summary>
     static readonly TimeSpan AfterRunBound = TimeSpan.FromMinutes(2);
 
-
     public ValueTask DisposeAsync() => emulator.DisposeAsync();
 
     public override async Task ExecuteAsync(RunContext context, TableParameters p, CancellationToken ct)

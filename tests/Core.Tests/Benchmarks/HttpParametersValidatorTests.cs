@@ -11,6 +11,18 @@ public class HttpParametersValidatorTests
     [Fact]
     public void ValidParametersHaveNoErrors() => Assert.Empty(HttpParametersValidator.Validate(Valid, Limits));
 
+    [Fact]
+    public void VariantsCountAgainstTheConnectionLimitOnlyWhereTheyCannotShareAWorkersConnection()
+    {
+        // 4 workers: three same-origin variants share each worker's connection (4 in all, within 8); three
+        // timeouts need three connections per worker (12 in all, over 8).
+        var sharing = Valid with { Concurrency = 4, Variants = [new HttpVariant(), new HttpVariant { Url = "http://127.0.0.1:5080/target/delay" }, new HttpVariant { Method = "HEAD" }] };
+        Assert.False(HttpParametersValidator.Validate(sharing, Limits).ContainsKey("concurrency"));
+
+        var apart = Valid with { Concurrency = 4, Variants = [new HttpVariant(), new HttpVariant { TimeoutMs = 2000 }, new HttpVariant { TimeoutMs = 3000 }] };
+        Assert.Contains("3 connections per worker", HttpParametersValidator.Validate(apart, Limits)["concurrency"].Single());
+    }
+
     [Theory]
     [InlineData("not a url")]
     [InlineData("ftp://127.0.0.1/")]

@@ -29,7 +29,7 @@ public class LoadFieldsValidatorTests
     public void ACountIsCheckedTimesTheVariantsItStandsFor()
     {
         // 300 per variant is 900 requests: within 1,000 alone, not times three.
-        Assert.Empty(Errors(Plain with { Requests = 300 }, new LoadCounting()));
+        Assert.Empty(Errors(Plain with { Requests = 300 }, new LoadCounting("requests", Variants: 3)));
         var errors = Errors(Plain with { Requests = 400 }, new LoadCounting("requests", Variants: 3));
 
         Assert.Equal("Requests per variant must be at least 1 and, times the 3 variants, at most 1,000 (RunLimits:MaxRequests): 400 × 3 = 1,200.", errors["requests"].Single());

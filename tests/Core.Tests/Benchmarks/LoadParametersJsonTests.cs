@@ -7,8 +7,8 @@ using BenchDashboard.Core.Benchmarks.Tables;
 namespace BenchDashboard.Core.Tests.Benchmarks;
 
 /// <summary>
-/// The load fields moved into <see cref="LoadParameters"/>, which the kinds inherit: runs and benchmarks stored
-/// before must still read, and what is stored now must have the same flat shape.
+/// The kinds inherit their load fields from <see cref="LoadParameters"/>, and their JSON stays flat: parameters
+/// stored in that shape read back, and what is stored has the same shape.
 /// </summary>
 public class LoadParametersJsonTests
 {

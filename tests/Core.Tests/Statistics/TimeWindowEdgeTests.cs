@@ -3,7 +3,7 @@ using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Core.Tests.Statistics;
 
-/// <summary>Issue 29's charts at their edges: the last, partial window and a run too short for whole seconds.</summary>
+/// <summary>Windows at a run's edges: the last, partial window, and a run too short for whole seconds.</summary>
 public class TimeWindowEdgeTests
 {
     const long Ms = 1_000_000;

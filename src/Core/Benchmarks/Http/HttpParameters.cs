@@ -20,22 +20,33 @@ public sealed record HttpParameters : LoadParameters
 
     /// <summary>
     /// 2 to 8 variants of these parameters measured in one run, interleaved: each names only the fields it
-    /// changes. Requests go round the variants (A B A B …, <see cref="InterleaveBlock"/> at a time), each variant
-    /// on connections of its own, so drift of the machine or the service hits every variant alike. Each
-    /// sample's series is its variant's name.
+    /// changes. Requests go round the variants (A B A B …, <see cref="InterleaveBlock"/> at a time), so drift of
+    /// the machine or the service hits every variant alike, each worker's variants on one connection where they can
+    /// (<see cref="ConnectionKey"/>). Each sample's series is its variant's name.
     /// </summary>
     public List<HttpVariant>? Variants { get; init; }
 
     /// <summary>With variants: requests of one variant in a row before the next variant's turn (1: A B A B …).</summary>
     public int InterleaveBlock { get; init; } = 1;
 
-    /// <summary><see cref="LoadParameters.Requests"/> counts per variant: a count of n is n requests of each; <see cref="LoadParameters.Concurrency"/> is per variant too.</summary>
+    /// <summary><see cref="LoadParameters.Requests"/> counts per variant: a count of n is n requests of each.</summary>
     [JsonIgnore]
     public override int OperationsPerRequest => Math.Max(1, Variants?.Count ?? 1);
 
     /// <summary>Each variant's name and its full parameters (these with its fields put over them), in order; none without variants.</summary>
     public IReadOnlyList<(string Name, HttpParameters Parameters)> Resolved() =>
         (Variants ?? []).Select((v, i) => (VariantRules.NameAt(v?.Name, i), v is null ? this with { Variants = null } : v.Over(this))).ToList();
+
+    /// <summary>
+    /// What must be equal for two variants to send on one connection: the origin (a connection goes to one), the
+    /// timeout (the connect's too), and keep-alive (a variant that closes its connection after each request would
+    /// make the others pay the next connect).
+    /// </summary>
+    public string ConnectionKey() =>
+        $"{(Uri.TryCreate(Url, UriKind.Absolute, out var uri) ? $"{uri.Scheme}://{uri.Authority}" : Url)} {TimeoutMs} {KeepAlive}";
+
+    /// <summary>Connections each worker opens: one per distinct <see cref="ConnectionKey"/> among the variants.</summary>
+    public int ConnectionsPerWorker() => Variants is { Count: > 1 } ? Resolved().Select(v => v.Parameters.ConnectionKey()).Distinct().Count() : 1;
 }
 
 /// <summary>One variant of an HTTP run: a name and the fields that differ from the run's own; unset fields are inherited.</summary>

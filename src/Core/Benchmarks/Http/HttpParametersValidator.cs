@@ -59,9 +59,9 @@ public static class HttpParametersValidator
 
         LoadFieldsValidator.Validate(p, limits, new LoadCounting("requests", Variants: p.Variants?.Count ?? 1), Add);
         ValidateVariants(p, limits, Add);
-        // HTTP's own rule on a shared field: each variant opens connections of its own.
-        if (p.Concurrency >= 1 && p.Concurrency <= limits.MaxConcurrency && p.Variants is { Count: > 1 } variants && p.Concurrency * variants.Count > limits.MaxConcurrency)
-            Add("concurrency", $"Each variant has its own {p.Concurrency:N0} connections: {p.Concurrency * variants.Count:N0} in all, at most {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
+        // HTTP's own rule on a shared field: variants that cannot share a worker's connection open their own.
+        if (p.Concurrency >= 1 && p.Concurrency <= limits.MaxConcurrency && p.ConnectionsPerWorker() is > 1 and var each && p.Concurrency * each > limits.MaxConcurrency)
+            Add("concurrency", $"The variants need {each} connections per worker (another host, timeout or keep-alive each): {p.Concurrency * each:N0} in all, at most {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");
 
         return errors.ToDictionary(e => e.Key, e => e.Value.ToArray());
     }

@@ -12,8 +12,8 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
     public IReadOnlyList<Benchmark> Benchmarks { get; private set; } = [];
     public string? Message { get; private set; }
 
-    /// <summary>What the last delete did, from the redirect after it.</summary>
-    [BindProperty(SupportsGet = true)] public string? Deleted { get; set; }
+    /// <summary>The name of the benchmark the last delete removed, carried over the redirect (never from the address: a link could not show a false one).</summary>
+    [TempData] public string? Deleted { get; set; }
 
     /// <summary>Delete is offered to administrators only (posting it needs one anyway: <see cref="Security.AdminGate"/>).</summary>
     public bool MayDelete => Security.AdminGate.IsIdentifiedAdmin(HttpContext);
@@ -36,7 +36,13 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
         }
         return await definitions.DeleteAsync(id, null, ct) == DefinitionOutcome.NotFound
             ? NotFound()
-            : RedirectToPage(new { deleted = benchmark.Name });
+            : RedirectWithDeleted(benchmark.Name);
+    }
+
+    IActionResult RedirectWithDeleted(string name)
+    {
+        Deleted = name;
+        return RedirectToPage();
     }
 
     public async Task<IActionResult> OnPostRunAsync(int id, CancellationToken ct)

@@ -33,7 +33,7 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         Form = Current.NewForm();
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.ForgetIgnoredFields(Form, Current.Pages.Prefix);
-        if (!ModelState.IsValidFor(Current.Pages.Prefix))
+        if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)))
         {
             ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);
             return Page();

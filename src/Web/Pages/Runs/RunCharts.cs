@@ -65,10 +65,12 @@ public static class RunCharts
         var origin = picked.Min(p => p.OriginNs);
         return new
         {
-            seconds = picked[0].Chart.Seconds,
+            // Each series chooses its own length (a short phase sub-second): the longest labels the axis.
+            seconds = picked.Max(p => p.Chart.Seconds),
             sets = picked.Select(p => new
             {
                 name = p.Series ?? "all",
+                seconds = p.Chart.Seconds,
                 rows = p.Chart.Windows.Select(w => new
                 {
                     t = (p.OriginNs - origin + w.StartNs) / 1e9, end = (p.OriginNs - origin + w.EndNs) / 1e9,

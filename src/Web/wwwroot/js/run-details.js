@@ -56,16 +56,22 @@
         const seconds = w.seconds;
         const end = Math.max(seconds, ...sets.map(s => s.rows.length ? s.rows[s.rows.length - 1].end : 0));
         const start = Math.min(...sets.map(s => s.rows.length ? s.rows[0].t : 0)); // a picked phase starts where it ran
-        // Each window holds its rate from its start to its end; the last one ends with the run (its rate is over
-        // the time it really lasted, so a short tail is not drawn as a collapse) and says it is partial.
-        const partial = (r) => r.end - r.t < seconds * 0.999 ? ` (partial: the last ${u.number(r.end - r.t, 2)} s)` : '';
+        // Each window holds its rate from its start to its end; the last one ends with the run's last answer (its
+        // rate is over the time it really lasted, so a short tail is not drawn as a collapse) and says so when it is
+        // shorter than its series' windows, or longer (a last request answered, or timed out, after the window).
+        const lengthOf = new Map(sets.map(s => [s.rows, s.seconds ?? seconds]));
+        const partial = (r, rows) => {
+            const own = lengthOf.get(rows) ?? seconds, lasted = r.end - r.t;
+            if (lasted < own * 0.999) return ` (partial: the last ${u.number(lasted, 2)} s)`;
+            return lasted > own * 1.001 ? ` (the last window, to the last answer: ${u.number(lasted, 2)} s)` : '';
+        };
         const steps = (rows, value) => rows.length
-            ? [...rows.map(r => ({ x: r.t, y: value(r), note: partial(r) })), { x: rows[rows.length - 1].end, y: value(rows[rows.length - 1]), note: partial(rows[rows.length - 1]) }]
+            ? [...rows.map(r => ({ x: r.t, y: value(r), note: partial(r, rows) })), { x: rows[rows.length - 1].end, y: value(rows[rows.length - 1]), note: partial(rows[rows.length - 1], rows) }]
             : [];
         // A window in which nothing was answered is a gap in the line, not a slope drawn across it.
-        const middles = (rows, key) => rows.map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r) }));
-        // The last window's step is dotted when it is partial (shorter than the others): its rate is true, but over less time.
-        const partialDash = (rows) => ({ borderDash: (ctx) => rows.length && ctx.p1DataIndex === rows.length && partial(rows[rows.length - 1]) ? [2, 3] : undefined });
+        const middles = (rows, key) => rows.map(r => ({ x: (r.t + r.end) / 2, y: r[key], note: partial(r, rows) }));
+        // The last window's step is dotted when its length differs from the others': its rate is true, but over another time.
+        const partialDash = (rows) => ({ borderDash: (ctx) => rows.length && ctx.p1DataIndex === rows.length && partial(rows[rows.length - 1], rows) ? [2, 3] : undefined });
         const xAxis = (text) => ({ type: 'linear', min: start, max: end, title: { display: true, text } });
         const over = 'from the first measured request';
 

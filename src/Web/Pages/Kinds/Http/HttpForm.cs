@@ -18,7 +18,7 @@ public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, du
     public int WarmupRequests { get; set; }
 
     public override LoadFormCounting Counting { get; } = new("requests", "per variant", "",
-        "connections, each sending one request after another; each variant has its own", [("variants", "rows:Http.Variants")]);
+        "connections, each sending one request after another; its variants take turns on it", [("variants", "rows:Http.Variants")]);
 
     public override IReadOnlyList<(string Noun, int Count)> CountFactors() => [("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
 
