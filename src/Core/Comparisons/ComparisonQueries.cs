@@ -90,14 +90,21 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
         new(key, p.Series is null ? $"#{p.Report.Run.Id}" : $"#{p.Report.Run.Id} {p.Series}", p.Report.Run, p.Series, p.Statistics, p.Sorted, p.Shape) { TookTurnsWith = p.TookTurnsWith };
 
     /// <summary>
-    /// The group's run with the lowest median (the earliest on a tie), under the group's key. It is a single run,
-    /// so its verdict takes the spread of earlier identical runs, among them the group's others.
+    /// The group's run with the lowest median (the earliest on a tie), under the group's key: its figures are the
+    /// best run's. The verdict still weighs every run of the group and the variation between them (the hierarchical
+    /// bootstrap over <see cref="ComparedItem.RunLatencies"/>): the best of three alone says nothing of how far
+    /// runs land apart, and judging it by its few siblings' spread gave intervals too wide to call a 4× difference.
     /// </summary>
     static ComparedItem Best(string key, List<Part> parts)
     {
         var best = parts.MinBy(p => p.Statistics.Latency?.P50Ns ?? long.MaxValue)!;
         var others = string.Join("+", parts.Select(p => $"#{p.Report.Run.Id}"));
-        return Single(key, best) with { Label = $"#{best.Report.Run.Id}{(best.Series is null ? "" : " " + best.Series)} (best of {parts.Count}: {others})" };
+        return Single(key, best) with
+        {
+            Label = $"#{best.Report.Run.Id}{(best.Series is null ? "" : " " + best.Series)} (best of {parts.Count}: {others})",
+            RunLatencies = parts.Select(p => (IReadOnlyList<long>)p.Sorted.ToArray()).ToList(),
+            GroupRuns = parts.Select(p => p.Report.Run).ToList(),
+        };
     }
 
     /// <summary>

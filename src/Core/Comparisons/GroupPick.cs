@@ -9,9 +9,9 @@ public enum GroupPick
     Pooled,
 
     /// <summary>
-    /// The run with the lowest median, alone, as seed 000 took the best of several runs: it hides an unlucky run
-    /// (a GC pause, a noisy neighbour) at the price of favouring luck; its verdict is widened by the spread of the
-    /// group's other runs (identical settings, so they are its history).
+    /// The run with the lowest median shows in the table, as seed 000 took the best of several runs: it hides an
+    /// unlucky run (a GC pause, a noisy neighbour) at the price of favouring luck. The verdict still weighs all the
+    /// group's runs and the variation between them.
     /// </summary>
     Best,
 }

@@ -73,6 +73,19 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         return Page();
     }
 
+    /// <summary>
+    /// What sets an item apart from the others, for its row: the parameters that differ (at most two, long values cut
+    /// from the left, "url …/target/delay?ms=2"). Separate runs of each setting have no variant name to show.
+    /// </summary>
+    public string SettingOf(ComparedItem item)
+    {
+        var index = Comparison!.Items.ToList().IndexOf(item);
+        var parts = Comparison.Differences.Where(d => d.Field.StartsWith("parameters.", StringComparison.Ordinal)).Take(2)
+            .Select(d => $"{d.Field["parameters.".Length..]} {Cut(d.Values[index] ?? "(absent)")}");
+        return string.Join(", ", parts);
+        static string Cut(string value) => value.Length <= 32 ? value : "…" + value[^31..];
+    }
+
     /// <summary>The verdict on one percentile of an item against the baseline, if there is one.</summary>
     public Verdict? VerdictOn(string itemKey, string metric) => Comparison?.Verdicts.FirstOrDefault(v => v.ItemKey == itemKey && v.Metric == metric);
 
