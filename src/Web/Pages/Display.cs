@@ -120,14 +120,20 @@ public static class Display
         return string.Join(", ", parts);
     }
 
-    /// <summary>"regression: median +14.2 %" or "–" (not flagged) or "no baseline yet".</summary>
+    /// <summary>
+    /// "⚠ regression: median 1.14× slower (114.2 % of baseline)", "ok (median same (100.3 % of baseline), p95 1.02×
+    /// faster (…))" or "no baseline yet": the run against its benchmark's recent runs, in the words of every
+    /// comparison (<see cref="Compared"/>).
+    /// </summary>
     public static string Regression(RegressionCheck? r) => r switch
     {
         null => "no baseline yet",
         { IsFlagged: true } => "⚠ regression: " + string.Join(", ",
-            new[] { r.MedianRegressed ? $"median {Signed(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Signed(r.P95Change)}" : null }.OfType<string>()),
-        _ => $"ok (median {Signed(r.MedianChange)}, p95 {Signed(r.P95Change)})",
+            new[] { r.MedianRegressed ? $"median {Change(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Change(r.P95Change)}" : null }.OfType<string>()),
+        _ => $"ok (median {Change(r.MedianChange)}, p95 {Change(r.P95Change)})",
     };
+
+    static string Change(double fraction) => Compared(1 + fraction, 1)?.ToString() ?? "–";
 
     public static string Verdict(ThresholdResult? t) => t switch
     {
@@ -136,7 +142,6 @@ public static class Display
         _ => "✗ failed: " + string.Join(", ", t.Checks.Where(c => !c.Passed).Select(c => $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", CultureInfo.InvariantCulture) : "none")} vs {c.Limit.ToString("0.###", CultureInfo.InvariantCulture)}")),
     };
 
-    static string Signed(double fraction) => (fraction >= 0 ? "+" : "−") + Math.Abs(fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + " %";
 
     public static string WindowLength(int seconds) =>
         seconds % 3600 == 0 ? $"{seconds / 3600} h" : seconds % 60 == 0 ? $"{seconds / 60} min" : $"{seconds} s";

@@ -41,6 +41,15 @@ public class DisplayTests
         Assert.Equal(css, Web.Pages.Display.Compared(candidate, baseline, higherIsBetter, call)!.Css);
 
     [Fact]
+    public void ARegressionSpeaksTheSameLanguage()
+    {
+        var flagged = new BenchDashboard.Core.Statistics.RegressionCheck(10, 90_000_000, 100_000_000, 0.173, 0.05, 10);
+        Assert.Equal("⚠ regression: median 1.17× slower (117.3 % of baseline)", Web.Pages.Display.Regression(flagged));
+        Assert.Equal("ok (median same (100.2 % of baseline), p95 1.11× faster (90.0 % of baseline))",
+            Web.Pages.Display.Regression(flagged with { MedianChange = 0.002, P95Change = -0.1 }));
+    }
+
+    [Fact]
     public void BothWordingsReadTogether() =>
         Assert.Equal("1.20× slower (120.0 % of baseline)", Web.Pages.Display.Compared(120, 100)!.ToString());
 
