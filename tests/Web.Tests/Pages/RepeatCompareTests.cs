@@ -40,6 +40,8 @@ public class RepeatCompareTests
             interleaved.GetProperty("compare").GetString());
 
         foreach (var id in ids.Concat(v)) await DashboardFactory.WaitForEndAsync(client, id);
+        // A repeat of one setting links its runs side by side from each run's page.
+        Assert.Contains($"compare?items={Uri.EscapeDataString($"{ids[0]},{ids[1]},{ids[2]}")}", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{ids[1]}")));
         foreach (var link in new[] { plain, interleaved }.Select(r => r.GetProperty("compare").GetString()!))
         {
             var html = WebUtility.HtmlDecode(await client.GetStringAsync(link));
@@ -80,6 +82,9 @@ public class RepeatCompareTests
         Assert.Equal(string.Join(",", groups), Uri.UnescapeDataString(Regex.Match(address.Query, "items=([^&]+)").Groups[1].Value));
 
         foreach (var id in ids) await DashboardFactory.WaitForEndAsync(client, id);
+        // Each of the repeat's runs links their comparison, grouped by setting.
+        var runPage = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{ids[4]}"));
+        Assert.Contains($"<a href=\"/compare?items={Uri.EscapeDataString(string.Join(",", groups))}\">compare them, 3 settings grouped</a>", runPage);
         var html = WebUtility.HtmlDecode(await client.GetStringAsync(address.PathAndQuery));
         Assert.Contains("<strong>its best run</strong>", html);
         Assert.Equal(3, Regex.Matches(html, "<tr data-item=\"[^\"]+\">\\s*<th><a href=\"/runs/\\d+\">#\\d+ \\(best of 3: ").Count);
