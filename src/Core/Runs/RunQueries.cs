@@ -51,6 +51,14 @@ public sealed class RunQueries(BenchDbContext db, RunDigests digests)
     public Task<Run?> FindAsync(long runId, CancellationToken ct) =>
         db.Runs.AsNoTracking().Include(r => r.Benchmark).FirstOrDefaultAsync(r => r.Id == runId, ct);
 
+    /// <summary>
+    /// The ad-hoc runs queued in the same instant as this one, itself included, in id order: a repeat's runs (queued
+    /// in one call, with one timestamp). Just this run for a run of a saved benchmark or one queued alone.
+    /// </summary>
+    public async Task<List<Run>> QueuedTogetherAsync(Run run, CancellationToken ct) =>
+        run.BenchmarkId is not null ? [run]
+            : await db.Runs.AsNoTracking().Where(r => r.QueuedUtcMs == run.QueuedUtcMs && r.BenchmarkId == null).OrderBy(r => r.Id).Take(200).ToListAsync(ct);
+
     public Task<List<Sample>> SamplesAsync(long runId, CancellationToken ct) =>
         db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync(ct);
 

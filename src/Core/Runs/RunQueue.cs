@@ -40,6 +40,8 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     {
         var errors = new Dictionary<string, string[]>();
         var runs = new List<Run>();
+        // One instant for all: how a run's page finds the others queued with it (RunQueries.QueuedTogetherAsync).
+        var now = time.GetUtcNow().ToUnixTimeMilliseconds();
         for (var i = 0; i < parameters.Count; i++)
         {
             var kind = kinds.For(parameters[i].GetType());
@@ -53,7 +55,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
                 Kind = kind.Name,
                 ParametersJson = Json.Serialize(parameters[i]),
                 Status = RunStatus.Queued,
-                QueuedUtcMs = time.GetUtcNow().ToUnixTimeMilliseconds(),
+                QueuedUtcMs = now,
             });
         }
         if (errors.Count > 0) return ([], errors);

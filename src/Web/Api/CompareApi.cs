@@ -19,16 +19,19 @@ public static class CompareApi
     /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
     /// the compare page; <c>format=csv</c> gives seed 000's table as CSV; <c>latency=service</c> compares the
     /// service time of open-model runs instead of their corrected latency. An item may be a group of separate runs,
-    /// <c>12+14+16</c> (a space counts as '+'); <c>margin</c> is the equivalence margin in percent (default 2).
+    /// <c>12+14+16</c> (a space counts as '+'); <c>pick=best</c> takes each group's run with the lowest median
+    /// instead of all its runs pooled; <c>margin</c> is the equivalence margin in percent (default 2).
     /// </summary>
     static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
-        string[]? items, string? baseline, int? seed, string? format, string? latency, string? margin, ComparisonQueries queries, HttpContext context, CancellationToken ct)
+        string[]? items, string? baseline, int? seed, string? format, string? latency, string? margin, string? pick, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
+        if (!GroupPicks.TryParse(pick, out var groupPick))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["pick"] = [GroupPicks.Message] });
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
         if (!TryParseMargin(margin, out var fraction))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["margin"] = [MarginMessage] });
-        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction);
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction, groupPick);
         if (comparison is null) return TypedResults.ValidationProblem(errors);
         if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
         return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");

@@ -76,29 +76,14 @@ public static class RunsApi
 
     /// <summary>
     /// <c>repeat</c>: that many runs of the same parameters, queued together; with <c>separateRuns</c>, that many
-    /// rounds of one plain run per variant, A B A B … Answers the runs and the compare page of their groups.
+    /// rounds of one plain run per variant, A B A B … Answers the runs, their groups and their compare page.
     /// </summary>
     static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, ParameterDisplay display, CancellationToken ct)
     {
-        var variants = kind.SeparateVariants(parameters);
-        if (repeat.SeparateRuns && variants.Count == 0)
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["separateRuns"] = ["separateRuns queues each variant as runs of its own: give variants too."] });
-        // Checked whole first, so a bad variant is keyed as it was sent ("variants[1].url").
-        if (await kind.ValidateAsync(parameters, ct) is { Count: > 0 } errors) return TypedResults.ValidationProblem(errors);
-        var order = repeat.SeparateRuns
-            ? Enumerable.Range(0, repeat.Times).SelectMany(_ => variants).ToList()
-            : Enumerable.Range(0, repeat.Times).Select(_ => (Name: "", Parameters: parameters)).ToList();
-        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct, agents);
-        if (runs.Count == 0) return TypedResults.ValidationProblem(invalid);
-
+        var (queued, errors) = await RepeatedRuns.QueueAsync(queue, kind, parameters, repeat, agents, ct);
+        if (queued is null) return TypedResults.ValidationProblem(errors);
         var shown = Shown(request.HttpContext, display);
-        // A kind whose plain runs have series (cache phases) is grouped series by series: "12/write+14/write".
-        // The compare link takes the first series' groups: one item per variant.
-        var byVariant = order.Zip(runs).GroupBy(p => p.First.Name).Select(g => g.Select(p => p.Second.Id).ToList()).ToList();
-        var series = ComparedItem.SeriesSuffixes(kind.PlannedSeries(order[0].Parameters));
-        var groups = series.SelectMany(s => byVariant.Select(ids => string.Join("+", ids.Select(id => $"{id}{s}")))).ToList();
-        var compare = repeat.SeparateRuns ? "/compare?items=" + Uri.EscapeDataString(string.Join(",", groups.Take(byVariant.Count))) : null;
-        return TypedResults.Created($"/api/runs/{runs[0].Id}", new RepeatDto(runs.Select(r => RunDto.From(r, shown)).ToList(), groups, compare));
+        return TypedResults.Created($"/api/runs/{queued.Runs[0].Id}", new RepeatDto(queued.Runs.Select(r => RunDto.From(r, shown)).ToList(), queued.Groups, queued.Compare));
     }
 
     /// <summary>Runs, newest first; <c>?env=WEBSITE_DYNAMIC_CACHE&amp;envValue=2</c> filters by an environment field.</summary>

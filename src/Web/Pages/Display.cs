@@ -1,5 +1,6 @@
 using System.Globalization;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
@@ -51,21 +52,51 @@ public static class Display
     public static string Duration(long? ns) => ns is { } v ? Duration(v) : "–";
 
     /// <summary>
-    /// How a candidate's figure compares with a baseline's, as a ratio: "2.60× slower", "1.30× faster" (for
-    /// durations, lower is better), "1.18× more" or "1.18× less" (for throughput), "same" within 0.5 %. Null
-    /// when either is missing or the baseline is zero.
+    /// How a candidate's figure compares with a baseline's, the one wording every page uses: a ratio, "2.60× slower",
+    /// "1.30× faster" (for durations, lower is better), "1.18× more" or "1.18× less" (for throughput), "same" within
+    /// 0.5 %; and the same as a percentage of the baseline, "260 %", as seed 000 printed it. Colour (<c>Css</c>
+    /// "better" or "worse") only when <paramref name="call"/>, the verdict, found a difference the same way: a
+    /// "1.01× slower" that the verdict cannot tell from noise stays plain. Null when either is missing or the
+    /// baseline is zero.
     /// </summary>
-    public static (string Text, string Css)? Ratio(double? candidate, double? baseline, bool higherIsBetter = false)
+    public static Versus? Compared(double? candidate, double? baseline, bool higherIsBetter = false, VerdictCall? call = null)
     {
         if (candidate is not { } c || baseline is not { } b || b == 0 || c < 0) return null;
         var ratio = c / b;
-        if (Math.Abs(ratio - 1) < 0.005) return ("same", "same");
+        var percent = (ratio * 100).ToString(ratio < 10 ? "0.0" : "#,0", CultureInfo.InvariantCulture) + " %";
+        if (Math.Abs(ratio - 1) < 0.005) return new("same", percent, "");
         var factor = ratio >= 1 ? ratio : c == 0 ? double.PositiveInfinity : 1 / ratio;
         var times = double.IsPositiveInfinity(factor) ? "∞×" : factor.ToString(factor < 10 ? "0.00" : factor < 100 ? "0.0" : "#,0", CultureInfo.InvariantCulture) + "×";
         var better = higherIsBetter ? ratio > 1 : ratio < 1;
         var word = higherIsBetter ? (ratio > 1 ? "more" : "less") : (ratio > 1 ? "slower" : "faster");
-        return ($"{times} {word}", better ? "better" : "worse");
+        var css = (call, better) switch
+        {
+            (VerdictCall.Faster, true) => "better",
+            (VerdictCall.Slower, false) => "worse",
+            _ => "",
+        };
+        return new($"{times} {word}", percent, css);
     }
+
+    /// <summary>A verdict in a few words for a table cell: "1.14× faster", "equivalent", "no clear difference", "cannot tell (one run a side)".</summary>
+    public static string Call(Verdict verdict) => verdict.Call switch
+    {
+        VerdictCall.Faster or VerdictCall.Slower => verdict.Text.Split(" (")[0],
+        VerdictCall.Equivalent => "equivalent",
+        VerdictCall.NoClearDifference => "no clear difference",
+        _ => "cannot tell (one run a side)",
+    };
+
+    /// <summary>The colour class of a verdict: only a difference it found is coloured.</summary>
+    public static string CallCss(VerdictCall? call) => call switch { VerdictCall.Faster => "better", VerdictCall.Slower => "worse", _ => "" };
+
+    /// <summary>A comparison with the baseline as shown: the ratio, the percentage of the baseline, and a colour class or "".</summary>
+    public sealed record Versus(string Ratio, string Percent, string Css)
+    {
+        /// <summary>"1.20× slower (120.0 % of baseline)"</summary>
+        public override string ToString() => Ratio == "same" ? $"same ({Percent} of baseline)" : $"{Ratio} ({Percent} of baseline)";
+    }
+
     public static string Seconds(long ns) => (ns / 1e9).ToString("N3", CultureInfo.InvariantCulture) + " s";
     public static string Rate(double perSecond) => perSecond.ToString("N1", CultureInfo.InvariantCulture);
     public static string KiB(double bytes) => (bytes / 1024).ToString("N1", CultureInfo.InvariantCulture) + " KiB";
@@ -89,14 +120,20 @@ public static class Display
         return string.Join(", ", parts);
     }
 
-    /// <summary>"regression: median +14.2 %" or "–" (not flagged) or "no baseline yet".</summary>
+    /// <summary>
+    /// "⚠ regression: median 1.14× slower (114.2 % of baseline)", "ok (median same (100.3 % of baseline), p95 1.02×
+    /// faster (…))" or "no baseline yet": the run against its benchmark's recent runs, in the words of every
+    /// comparison (<see cref="Compared"/>).
+    /// </summary>
     public static string Regression(RegressionCheck? r) => r switch
     {
         null => "no baseline yet",
         { IsFlagged: true } => "⚠ regression: " + string.Join(", ",
-            new[] { r.MedianRegressed ? $"median {Signed(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Signed(r.P95Change)}" : null }.OfType<string>()),
-        _ => $"ok (median {Signed(r.MedianChange)}, p95 {Signed(r.P95Change)})",
+            new[] { r.MedianRegressed ? $"median {Change(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Change(r.P95Change)}" : null }.OfType<string>()),
+        _ => $"ok (median {Change(r.MedianChange)}, p95 {Change(r.P95Change)})",
     };
+
+    static string Change(double fraction) => Compared(1 + fraction, 1)?.ToString() ?? "–";
 
     public static string Verdict(ThresholdResult? t) => t switch
     {
@@ -105,7 +142,6 @@ public static class Display
         _ => "✗ failed: " + string.Join(", ", t.Checks.Where(c => !c.Passed).Select(c => $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", CultureInfo.InvariantCulture) : "none")} vs {c.Limit.ToString("0.###", CultureInfo.InvariantCulture)}")),
     };
 
-    static string Signed(double fraction) => (fraction >= 0 ? "+" : "−") + Math.Abs(fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + " %";
 
     public static string WindowLength(int seconds) =>
         seconds % 3600 == 0 ? $"{seconds / 3600} h" : seconds % 60 == 0 ? $"{seconds / 60} min" : $"{seconds} s";
@@ -113,7 +149,7 @@ public static class Display
     public static string MetricName(ComparedMetric metric) => metric switch
     {
         ComparedMetric.TotalTime => "Total time",
-        ComparedMetric.Mean => "Mean",
+        ComparedMetric.Mean => "Average",
         ComparedMetric.Median => "Median",
         ComparedMetric.P90 => "p90",
         ComparedMetric.P95 => "p95",

@@ -1,3 +1,5 @@
+using BenchDashboard.Core.Comparisons;
+
 namespace BenchDashboard.Web.Tests.Pages;
 
 public class DisplayTests
@@ -17,12 +19,39 @@ public class DisplayTests
         Assert.Equal(shown, Web.Pages.Display.Duration(ns));
 
     [Theory]
-    [InlineData(26, 1, false, "26.0× slower", "worse")]
-    [InlineData(1, 1.3, false, "1.30× faster", "better")]
-    [InlineData(118, 100, true, "1.18× more", "better")]
-    [InlineData(100, 100.4, false, "same", "same")]
-    public void ARatioSaysHowManyTimesAndWhichWayIsBetter(double candidate, double baseline, bool higherIsBetter, string text, string css) =>
-        Assert.Equal((text, css), Web.Pages.Display.Ratio(candidate, baseline, higherIsBetter));
+    [InlineData(26, 1, false, "26.0× slower", "2,600 %")]
+    [InlineData(1, 1.3, false, "1.30× faster", "76.9 %")]
+    [InlineData(118, 100, true, "1.18× more", "118.0 %")]
+    [InlineData(100, 100.4, false, "same", "99.6 %")]
+    public void AComparisonSaysHowManyTimesWhichWayAndThePercentageOfTheBaseline(double candidate, double baseline, bool higherIsBetter, string ratio, string percent)
+    {
+        var shown = Web.Pages.Display.Compared(candidate, baseline, higherIsBetter)!;
+        Assert.Equal((ratio, percent), (shown.Ratio, shown.Percent));
+        Assert.Equal("", shown.Css); // no verdict: no colour
+    }
+
+    [Theory]
+    [InlineData(101, 100, false, VerdictCall.CannotTell, "")]
+    [InlineData(101, 100, false, VerdictCall.Equivalent, "")]
+    [InlineData(120, 100, false, VerdictCall.Slower, "worse")]
+    [InlineData(80, 100, false, VerdictCall.Faster, "better")]
+    [InlineData(120, 100, true, VerdictCall.Faster, "better")]
+    [InlineData(120, 100, false, VerdictCall.Faster, "")] // the verdict and this figure disagree: no colour claims either
+    public void ColourOnlyWhenTheVerdictFoundADifferenceTheSameWay(double candidate, double baseline, bool higherIsBetter, VerdictCall call, string css) =>
+        Assert.Equal(css, Web.Pages.Display.Compared(candidate, baseline, higherIsBetter, call)!.Css);
+
+    [Fact]
+    public void ARegressionSpeaksTheSameLanguage()
+    {
+        var flagged = new BenchDashboard.Core.Statistics.RegressionCheck(10, 90_000_000, 100_000_000, 0.173, 0.05, 10);
+        Assert.Equal("⚠ regression: median 1.17× slower (117.3 % of baseline)", Web.Pages.Display.Regression(flagged));
+        Assert.Equal("ok (median same (100.2 % of baseline), p95 1.11× faster (90.0 % of baseline))",
+            Web.Pages.Display.Regression(flagged with { MedianChange = 0.002, P95Change = -0.1 }));
+    }
+
+    [Fact]
+    public void BothWordingsReadTogether() =>
+        Assert.Equal("1.20× slower (120.0 % of baseline)", Web.Pages.Display.Compared(120, 100)!.ToString());
 
     [Fact]
     public void ParametersReadWithoutEscapes() =>

@@ -2,6 +2,7 @@ using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Web.Api;
+using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Compare;
@@ -24,9 +25,32 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
     /// <summary>Whether some compared run is open-model, so that the two latencies differ and the page offers both.</summary>
     public bool HasOpenModel => Basis == LatencyBasis.Service || Comparison?.Items.Any(i => i.Statistics.IsOpenModel) == true;
 
-    public async Task OnGetAsync(string[]? items, string? baseline, int? seed, string? latency, string? margin, CancellationToken ct)
+    /// <summary>How each group of runs stands for its setting: pooled (default) or its best run (<c>?pick=best</c>).</summary>
+    public GroupPick Pick { get; private set; }
+
+    /// <summary>Named runs still queued or running: the page waits for them and reloads.</summary>
+    public IReadOnlyList<Run> Pending { get; private set; } = [];
+
+    /// <param name="group">From the picker: runs of the same setting become one group (<see cref="SettingGroups"/>).</param>
+    public async Task<IActionResult> OnGetAsync(string[]? items, string? baseline, int? seed, string? latency, string? margin, string? pick, bool group, CancellationToken ct)
     {
         Keys = CompareApi.SplitItems(items);
+        if (!GroupPicks.TryParse(pick, out var groupPick))
+        {
+            Errors = new Dictionary<string, string[]> { ["pick"] = [GroupPicks.Message] };
+            Keys = [];
+        }
+        Pick = groupPick;
+        var named = new Dictionary<long, Run>();
+        foreach (var id in SettingGroups.RunIds(Keys).Take(ComparisonQueries.MaxItems * ComparisonQueries.MaxGroupRuns))
+            if (await runs.FindAsync(id, ct) is { } run) named[id] = run;
+        if (group && Keys.Count > 0)
+        {
+            // The grouped address is the permalink, so it is where the picker leads.
+            var grouped = SettingGroups.Of(Keys, named);
+            return Redirect("/compare?items=" + Uri.EscapeDataString(string.Join(",", grouped)) + (GroupPicks.Name(Pick) is { } p ? "&pick=" + p : ""));
+        }
+        Pending = named.Values.Where(r => r.Status is RunStatus.Queued or RunStatus.Running).OrderBy(r => r.Id).ToList();
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
         {
             Errors = new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] };
@@ -38,23 +62,62 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
             Keys = [];
         }
         Basis = basis;
-        if (Keys.Count > 0)
+        if (Keys.Count > 0 && Pending.Count == 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis, fraction);
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis, fraction, Pick);
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
         }
-        if (Comparison is null) Recent = await runs.ListAsync(new RunFilter(Status: RunStatus.Completed, Take: 50), ct);
+        if (Comparison is null && Pending.Count == 0) Recent = await runs.ListAsync(new RunFilter(Status: RunStatus.Completed, Take: 50), ct);
+        return Page();
+    }
+
+    /// <summary>
+    /// What sets an item apart from the others, for its row: the parameters that differ (at most two, long values cut
+    /// from the left, "url …/target/delay?ms=2"). Separate runs of each setting have no variant name to show.
+    /// </summary>
+    public string SettingOf(ComparedItem item)
+    {
+        var index = Comparison!.Items.ToList().IndexOf(item);
+        var parts = Comparison.Differences.Where(d => d.Field.StartsWith("parameters.", StringComparison.Ordinal)).Take(2)
+            .Select(d => $"{d.Field["parameters.".Length..]} {Cut(d.Values[index] ?? "(absent)")}");
+        return string.Join(", ", parts);
+        static string Cut(string value) => value.Length <= 32 ? value : "…" + value[^31..];
+    }
+
+    /// <summary>The verdict on one percentile of an item against the baseline, if there is one.</summary>
+    public Verdict? VerdictOn(string itemKey, string metric) => Comparison?.Verdicts.FirstOrDefault(v => v.ItemKey == itemKey && v.Metric == metric);
+
+    /// <summary>
+    /// The call that may colour a figure of the summary table: the verdict on that percentile (median, p95), or for
+    /// the other figures the verdicts' call when median and p95 agree on a difference. Otherwise none.
+    /// </summary>
+    public VerdictCall? CallFor(string itemKey, ComparedMetric metric)
+    {
+        var median = VerdictOn(itemKey, "median")?.Call;
+        var p95 = VerdictOn(itemKey, "p95")?.Call;
+        return metric switch
+        {
+            ComparedMetric.Median => median,
+            ComparedMetric.P95 => p95,
+            ComparedMetric.Errors => null,
+            _ => median == p95 && median is VerdictCall.Faster or VerdictCall.Slower ? median : null,
+        };
     }
 
     /// <summary>The permalink of this comparison with another baseline (or latency basis).</summary>
-    public string LinkWithBaseline(string baseline, LatencyBasis? basis = null) =>
-        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}{LatencyQuery(basis ?? Basis)}{MarginQuery}";
+    public string LinkWithBaseline(string baseline, LatencyBasis? basis = null, GroupPick? pick = null) =>
+        $"/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(baseline)}{LatencyQuery(basis ?? Basis)}{MarginQuery}{PickQuery(pick ?? Pick)}";
+
+    /// <summary>Whether some item is a group of runs, so that the page offers pooled or best of the group.</summary>
+    public bool HasGroups => Comparison?.Items.Any(i => ComparedItem.GroupParts(i.Key).Length > 1) == true;
 
     public string CsvLink => ApiLink + "&format=csv";
 
-    public string ApiLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}{LatencyQuery(Basis)}{MarginQuery}";
+    public string ApiLink => $"/api/compare?items={Uri.EscapeDataString(string.Join(",", Comparison!.Items.Select(i => i.Key)))}&baseline={Uri.EscapeDataString(Comparison.BaselineKey)}{LatencyQuery(Basis)}{MarginQuery}{PickQuery(Pick)}";
+
+    static string PickQuery(GroupPick pick) => GroupPicks.Name(pick) is { } name ? "&pick=" + name : "";
 
     string MarginQuery => Comparison!.Margin == Verdicts.DefaultMargin ? "" : "&margin=" + (Comparison.Margin * 100).ToString("0.###", System.Globalization.CultureInfo.InvariantCulture);
 

@@ -14,6 +14,9 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
     /// <summary>Spread the run over this many runner agents (issue 16); empty: this dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
 
+    /// <summary>Queue the run several times and open their comparison (issue 29); also filled from the address.</summary>
+    [BindProperty(SupportsGet = true)] public RepeatFields Repeat { get; set; } = new();
+
     public IReadOnlyList<KindPage> Kinds => forms.All;
     public KindPage Current { get; private set; } = null!;
     public IKindForm Form { get; private set; } = null!;
@@ -25,6 +28,7 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         Form = Current.NewForm();
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.Clear(); // a half-filled link is a start, not an error
+        Repeat.ExampleLink = SeedExample.Link(Current, Request);
     }
 
     public async Task<IActionResult> OnPostAsync(CancellationToken ct)
@@ -33,14 +37,22 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         Form = Current.NewForm();
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.ForgetIgnoredFields(Form, Current.Pages.Prefix);
-        if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)))
+        Repeat.ExampleLink = SeedExample.Link(Current, Request);
+        if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)) || !ModelState.IsValidFor(nameof(Repeat)))
         {
             ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);
             return Page();
         }
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);
-        if (errors.Count == 0)
+        var repeat = Repeat.ToRequest(errors);
+        if (errors.Count == 0 && repeat is not null)
+        {
+            var (queued, refused) = await BenchDashboard.Web.Api.RepeatedRuns.QueueAsync(queue, Current.Kind, parameters, repeat, Agents, ct);
+            if (queued is not null) return Redirect(queued.Compare);
+            errors = refused.ToDictionary(e => e.Key == "separateRuns" ? "Repeat.Times" : e.Key, e => e.Value);
+        }
+        else if (errors.Count == 0)
         {
             var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct, Agents);
             if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");

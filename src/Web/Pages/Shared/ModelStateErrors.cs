@@ -13,6 +13,12 @@ public static class ModelStateErrors
     {
         foreach (var (path, messages) in errors)
         {
+            // The repeat's fields are the form's own, keyed as bound ("Repeat.Times").
+            if (path.StartsWith("Repeat.", StringComparison.Ordinal))
+            {
+                foreach (var message in messages) modelState.AddModelError(path, message);
+                continue;
+            }
             // An error inside a field ("stages[2].rate") goes beside the field, saying where.
             var field = path.Split('[', '.')[0];
             var where = field == path || field.Length == 0 ? "" : $"{path}: ";

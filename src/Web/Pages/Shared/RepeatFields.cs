@@ -1,0 +1,36 @@
+using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Web.Api;
+
+namespace BenchDashboard.Web.Pages.Shared;
+
+/// <summary>
+/// The new-run form's repeat (issue 29): queue the run several times and open their comparison, the form's
+/// side of the API's <c>repeat</c>, <c>separateRuns</c> and <c>pick</c>. Bound with the prefix "Repeat".
+/// </summary>
+public sealed class RepeatFields
+{
+    /// <summary>Runs to queue; empty or 1 is one run, as before.</summary>
+    public int? Times { get; set; }
+
+    /// <summary>Each variant as runs of its own (A B C A B C …) rather than variants taking turns inside each run.</summary>
+    public bool SeparateRuns { get; set; }
+
+    /// <summary>"pooled" or "best": how the comparison takes each setting's runs.</summary>
+    public string? Pick { get; set; }
+
+    /// <summary>A link that fills the form with seed 000's job for this dashboard (HTTP only); not bound.</summary>
+    public string? ExampleLink { get; set; }
+
+    /// <summary>Null for a single run; else the repeat, or errors keyed by field ("Repeat.Times").</summary>
+    public RepeatRequest? ToRequest(Dictionary<string, string[]> errors)
+    {
+        if (Times is null or 1)
+        {
+            if (SeparateRuns) errors["Repeat.Times"] = ["Runs of their own for each setting are a repeat: give the number of runs (2 or more)."];
+            return null;
+        }
+        if (Times < 2 || Times > RepeatRequest.MaxTimes) errors["Repeat.Times"] = [$"Repeat is a number of runs from 2 to {RepeatRequest.MaxTimes} (empty: one run)."];
+        if (!GroupPicks.TryParse(Pick, out var pick)) errors["Repeat.Pick"] = [GroupPicks.Message];
+        return errors.Count > 0 ? null : new RepeatRequest(Times.Value, SeparateRuns, pick);
+    }
+}
