@@ -8,6 +8,7 @@ namespace BenchDashboard.Core.Data;
 /// <summary>
 /// Applies EF Core migrations. Only the dashboard calls <see cref="MigrateDatabaseAsync"/>; a runner on its own
 /// waits for the schema (<see cref="WaitForSchemaAsync"/>), so two versions never migrate one file at once.
+/// The file lock, the stale-lock repair, WAL and the reserve are SQLite's; PostgreSQL needs none of them.
 /// </summary>
 public static class DatabaseMigrator
 {
@@ -19,6 +20,14 @@ public static class DatabaseMigrator
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var logger = scope.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DatabaseMigrator));
+        if (db.IsPostgreSql())
+        {
+            // Npgsql's migrator holds a lock in the database while it works: dashboards starting together on one
+            // server take turns, and the one that comes second finds nothing pending. No file, no reserve: the
+            // server's disk is not this machine's.
+            await db.Database.MigrateAsync(ct);
+            return;
+        }
         var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
         await using (await HoldMigrationFileAsync(path, logger, ct))
         {
