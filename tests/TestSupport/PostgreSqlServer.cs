@@ -17,7 +17,7 @@ public sealed class PostgreSqlServer : IAsyncDisposable
     static readonly Lazy<Task<PostgreSqlServer>> shared = new(async () =>
     {
         var server = await StartAsync();
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => server.Kill();
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => server.DisposeAsync().AsTask().GetAwaiter().GetResult(); // stopped and its files deleted
         return server;
     });
 
