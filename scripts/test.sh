@@ -3,9 +3,9 @@
 # each test project in turn (latency tests must not share the two cores with another test run) and ends
 # with one line: "N passed, N failed, N skipped". Exits non-zero on any failure or when no test ran.
 # Tests start what they need themselves (a child-process Kestrel target, redis-server and Azurite on free
-# ports, temp SQLite files, the published dashboard); this script installs what a fresh machine lacks: Debian's
-# redis-server for the cache tests, Debian's chromium for the browser tests (Playwright for .NET drives it; no
-# browser is downloaded), Debian's shellcheck for the deployment tests, and (npm ci) Chart.js and the pinned
+# ports, temp SQLite files, a PostgreSQL cluster, the published dashboard); this script installs what a fresh
+# machine lacks: Debian's redis-server for the cache tests, Debian's postgresql for the PostgreSQL store tests,
+# Debian's chromium for the browser tests (Playwright for .NET drives it; no browser is downloaded), Debian's shellcheck for the deployment tests, and (npm ci) Chart.js and the pinned
 # Azurite for the Table tests. The Bicep CLI the deployment tests run comes with restore (a NuGet package).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -33,6 +33,8 @@ apt_install() {
 
 command -v redis-server >/dev/null 2>&1 || apt_install redis-server "the cache benchmark tests"
 [ -x /usr/bin/chromium ] || apt_install chromium "the browser tests"
+# The PostgreSQL tests start a throw-away cluster of their own (initdb in a temp directory, a free port): only the binaries are needed.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || apt_install postgresql "the PostgreSQL store tests (each test assembly starts a cluster of its own)"
 command -v shellcheck >/dev/null 2>&1 || apt_install shellcheck "the deployment tests (the deploy and test scripts)"
 
 retry npm ci --no-audit --no-fund --loglevel=error --fetch-retries=4 --fetch-timeout=120000 || { echo "npm ci failed"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }

@@ -7,7 +7,7 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using Microsoft.AspNetCore.DataProtection;
-using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Configuration;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.Extensions.Logging;
@@ -26,20 +26,30 @@ public static class CoreServices
         services.TryAddSingleton(TimeProvider.System);
         services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddOptions<RunsOptions>().BindConfiguration(RunsOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section)
+            .Configure<Microsoft.Extensions.Configuration.IConfiguration>((o, configuration) => o.ConnectionString = configuration.GetConnectionString(DatabaseProviders.ConnectionStringName))
+            .ValidateDataAnnotations()
+            .Validate(o => !o.IsPostgreSql || !string.IsNullOrWhiteSpace(o.ConnectionString),
+                "Database:Provider is postgresql but ConnectionStrings:results is not set (e.g. Host=db.example;Database=bench;Username=bench;Password=...).")
+            .ValidateOnStart();
         services.AddDbContext<BenchDbContext>((sp, options) =>
         {
             var database = sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
-            var path = database.FullPath(sp.GetRequiredService<IHostEnvironment>());
-            options.UseSqlite(new SqliteConnectionStringBuilder { DataSource = path, DefaultTimeout = database.BusyTimeoutSeconds }.ToString());
-            options.AddInterceptors(new DatabaseFilesWritable(path));
+            if (database.IsPostgreSql)
+                DatabaseProviders.UsePostgreSql(options, database.ConnectionString!);
+            else
+            {
+                var path = database.FullPath(sp.GetRequiredService<IHostEnvironment>());
+                DatabaseProviders.UseSqlite(options, path, database.BusyTimeoutSeconds);
+                options.AddInterceptors(new DatabaseFilesWritable(path));
+                if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
+            }
             // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
             // every one at Error, and a loop retrying on a full disk would write hundreds of megabytes of log.
             options.ConfigureWarnings(w => w.Log(
                 (RelationalEventId.CommandError, LogLevel.Debug), (RelationalEventId.TransactionError, LogLevel.Debug),
                 (RelationalEventId.ConnectionError, LogLevel.Debug), (CoreEventId.QueryIterationFailed, LogLevel.Debug),
                 (CoreEventId.SaveChangesFailed, LogLevel.Debug)));
-            if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
         });
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<StorageReserve>();

@@ -44,8 +44,9 @@ builder.Services.AddWebServices();
 var app = builder.Build();
 
 // The schema comes from migrations, applied here and nowhere else (a runner waits for them; a lock a killed
-// migration left behind is removed with a warning in the log).
-await app.Services.MigrateDatabaseAsync();
+// migration left behind is removed with a warning in the log; a PostgreSQL server that cannot be used yet is
+// tried again in the background while /healthz and the pages say why).
+await app.Services.MigrateAtStartAsync(app.Lifetime.ApplicationStopping);
 
 // In front of all that follows: the protective headers (content policy, no framing) for every response, then the
 // framework's host filtering (AllowedHosts), whose 400s carry them too (AddSecurityHeaders, AddTrustedHostsAndProxies).

@@ -7,7 +7,10 @@ using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Web.Tests;
 
-/// <summary>The real dashboard with its embedded runner, on a fresh SQLite file in a temp directory.</summary>
+/// <summary>
+/// The real dashboard with its embedded runner, on a fresh SQLite file in a temp directory, or on a database of its
+/// own on the test assembly's PostgreSQL cluster (<see cref="OnAsync"/>).
+/// </summary>
 public sealed class DashboardFactory : WebApplicationFactory<Program>
 {
     readonly TempDirectory dir = new();
@@ -15,6 +18,16 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
 
     /// <param name="settings">Configuration; the key "environment" sets the hosting environment (Development otherwise).</param>
     public DashboardFactory(Dictionary<string, string?>? settings = null) => this.settings = settings ?? [];
+
+    TestDatabase? database;
+
+    /// <summary>A dashboard on <paramref name="provider"/> ("sqlite" or "postgresql": <see cref="TestDatabase.Providers"/>).</summary>
+    public static async Task<DashboardFactory> OnAsync(string provider, Dictionary<string, string?>? settings = null)
+    {
+        var database = await TestDatabase.CreateAsync(provider);
+        var all = database.ConnectionString is null ? settings ?? [] : new Dictionary<string, string?>(database.Settings).Concat(settings ?? []).ToDictionary();
+        return new DashboardFactory(all) { database = database };
+    }
 
     public string DatabasePath => dir.File("bench.db");
 
@@ -70,6 +83,7 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
     {
         await base.DisposeAsync();
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        if (database is not null) await database.DisposeAsync();
         dir.Dispose();
     }
 }

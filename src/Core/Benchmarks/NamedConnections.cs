@@ -12,5 +12,7 @@ public sealed class NamedConnections(IConfiguration configuration)
 {
     public bool Exists(string name) => !string.IsNullOrWhiteSpace(Find(name));
 
-    public string? Find(string name) => configuration.GetConnectionString(name);
+    /// <summary>The string of that name; never the results database's own (<c>ConnectionStrings:results</c>): a benchmark must not carry its credentials anywhere.</summary>
+    public string? Find(string name) =>
+        string.Equals(name, Data.DatabaseProviders.ConnectionStringName, StringComparison.OrdinalIgnoreCase) ? null : configuration.GetConnectionString(name);
 }

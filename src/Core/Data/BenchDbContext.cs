@@ -14,6 +14,10 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<Calibration.AaCheck> AaChecks => Set<Calibration.AaCheck>();
     public DbSet<Notifications.WebhookDelivery> WebhookDeliveries => Set<Notifications.WebhookDelivery>();
 
-    protected override void OnModelCreating(ModelBuilder modelBuilder) =>
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
         modelBuilder.ApplyConfigurationsFromAssembly(typeof(BenchDbContext).Assembly);
+        // The one difference between the providers' models: SQLite keeps a list as JSON text, PostgreSQL as an array.
+        if (Database.IsNpgsql()) modelBuilder.Entity<Benchmark>().PrimitiveCollection(x => x.WebhookUrls).HasDefaultValueSql("'{}'");
+    }
 }

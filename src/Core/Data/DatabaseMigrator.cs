@@ -8,17 +8,68 @@ namespace BenchDashboard.Core.Data;
 /// <summary>
 /// Applies EF Core migrations. Only the dashboard calls <see cref="MigrateDatabaseAsync"/>; a runner on its own
 /// waits for the schema (<see cref="WaitForSchemaAsync"/>), so two versions never migrate one file at once.
+/// The file lock, the stale-lock repair, WAL and the reserve are SQLite's; PostgreSQL needs none of them.
 /// </summary>
 public static class DatabaseMigrator
 {
     /// <summary>The row EF Core 9+ inserts on SQLite while it migrates and deletes when done (a kill leaves it).</summary>
     const string EfLockTable = "__EFMigrationsLock";
 
+    /// <summary>
+    /// The dashboard's start. A SQLite file that cannot be migrated stops it (the reason is on this machine). A
+    /// PostgreSQL server that cannot be used (down, unreachable, a refused password) does not: the dashboard starts,
+    /// its pages and /healthz say why (<see cref="StorageFault"/>), and the migration is tried again every
+    /// <paramref name="retry"/> until it succeeds, so the dashboard recovers on its own when the server is back.
+    /// </summary>
+    public static async Task MigrateAtStartAsync(this IServiceProvider services, CancellationToken stopping, TimeSpan? retry = null)
+    {
+        var logger = services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DatabaseMigrator));
+        if (!services.GetRequiredService<Microsoft.Extensions.Options.IOptions<DatabaseOptions>>().Value.IsPostgreSql)
+        {
+            await services.MigrateDatabaseAsync(stopping);
+            return;
+        }
+        if (await TryMigrateAsync(services, logger, stopping)) return;
+        _ = Task.Run(async () =>
+        {
+            try
+            {
+                do await Task.Delay(retry ?? TimeSpan.FromSeconds(5), stopping);
+                while (!await TryMigrateAsync(services, logger, stopping, quiet: true));
+                logger.LogInformation("The PostgreSQL results database can be used again; migrations are applied");
+            }
+            catch (OperationCanceledException) { }
+        }, stopping);
+    }
+
+    static async Task<bool> TryMigrateAsync(IServiceProvider services, ILogger logger, CancellationToken ct, bool quiet = false)
+    {
+        try
+        {
+            await services.MigrateDatabaseAsync(ct);
+            return true;
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
+        {
+            StorageFault.ForgetConnections();
+            if (!quiet) logger.LogError("The PostgreSQL results database cannot be used: {Reason}. The dashboard starts anyway and tries again every few seconds; its pages and /healthz say why until then", fault.Reason);
+            return false;
+        }
+    }
+
     public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var logger = scope.ServiceProvider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DatabaseMigrator));
+        if (db.IsPostgreSql())
+        {
+            // Npgsql's migrator holds a lock in the database while it works: dashboards starting together on one
+            // server take turns, and the one that comes second finds nothing pending. No file, no reserve: the
+            // server's disk is not this machine's.
+            await db.Database.MigrateAsync(ct);
+            return;
+        }
         var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
         await using (await HoldMigrationFileAsync(path, logger, ct))
         {

@@ -6,24 +6,39 @@ public sealed class DatabaseOptions
     public const string Section = "Database";
 
     /// <summary>
+    /// <c>sqlite</c> (the default: the file at <see cref="Path"/>) or <c>postgresql</c> (the server named by
+    /// <c>ConnectionStrings:results</c>, shared by every dashboard and runner pointed at it).
+    /// </summary>
+    [System.ComponentModel.DataAnnotations.RegularExpression("(?i)^(sqlite|postgresql)$", ErrorMessage = "Database:Provider must be sqlite or postgresql.")]
+    public string Provider { get; set; } = DatabaseProviders.Sqlite;
+
+    public bool IsPostgreSql => string.Equals(Provider, DatabaseProviders.PostgreSql, StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// ConnectionStrings:results, copied here when the options are built. It may hold a password: it is never
+    /// shown on a page or in /healthz, and never logged.
+    /// </summary>
+    public string? ConnectionString { get; set; }
+
+    /// <summary>
     /// SQLite file path; relative paths are resolved against the host's content root. Unset: see
     /// <see cref="ResolvePath"/>. Keep it on local disk: SQLite's locks are unreliable on network file systems.
     /// </summary>
     public string? Path { get; set; }
 
-    /// <summary>How long a statement waits for another connection's lock before it fails with SQLITE_BUSY.</summary>
+    /// <summary>How long a statement waits for another connection's lock before it fails with SQLITE_BUSY (SQLite only).</summary>
     [System.ComponentModel.DataAnnotations.Range(1, 600)]
     public int BusyTimeoutSeconds { get; set; } = 30;
 
     /// <summary>
     /// A ceiling on the database file (SQLite's max_page_count, set on every connection); null for none. Past it,
     /// writes fail as "database full": runs stop with that reason instead of filling a small disk (an App
-    /// Service instance's local disk is a few GiB).
+    /// Service instance's local disk is a few GiB). SQLite only: a PostgreSQL server's size is its administrator's.
     /// </summary>
     [System.ComponentModel.DataAnnotations.Range(1, 1_000_000)]
     public int? MaxSizeMiB { get; set; }
 
-    /// <summary>Space kept free beside the database so that a run that fills the disk can still record its end (<see cref="StorageReserve"/>); 0 for none.</summary>
+    /// <summary>Space kept free beside the database so that a run that fills the disk can still record its end (<see cref="StorageReserve"/>); 0 for none. SQLite only.</summary>
     [System.ComponentModel.DataAnnotations.Range(0, 1024)]
     public int ReserveMiB { get; set; } = 4;
 

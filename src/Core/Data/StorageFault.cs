@@ -1,29 +1,36 @@
 using Microsoft.Data.Sqlite;
+using Npgsql;
 
 namespace BenchDashboard.Core.Data;
 
 /// <summary>
 /// Why the results database refused a write, in words a reader can act on, and whether waiting may help
-/// (a lock is released, a failing disk recovers, a file is made writable again). A full disk and a damaged
-/// file are not worth waiting for.
+/// (a lock is released, a failing disk recovers, a file is made writable again, a restarted server is back).
+/// A full disk, a damaged file and a refused password are not worth waiting for.
 /// </summary>
 public sealed record StorageFault(string Reason, bool MayPass)
 {
     /// <summary>
     /// After a fault, pooled connections are closed so the next attempt opens a fresh one: after an I/O error
-    /// a SQLite connection stays broken even once the file is writable again. Not while the files cannot be
-    /// written: closing the last connection checkpoints through the WAL index, which then kills the process
-    /// (SIGBUS, <see cref="DatabaseFilesWritable"/>); until they can, no connection is opened anyway.
+    /// a SQLite connection stays broken even once the file is writable again, and after a PostgreSQL restart
+    /// every pooled connection is dead. Not while SQLite's files cannot be written: closing the last connection
+    /// checkpoints through the WAL index, which then kills the process (SIGBUS, <see cref="DatabaseFilesWritable"/>);
+    /// until they can, no connection is opened anyway.
     /// </summary>
     public static void ForgetConnections()
     {
         if (DatabaseFilesWritable.AllWritable) SqliteConnection.ClearAllPools();
+        NpgsqlConnection.ClearAllPools();
     }
 
     public static StorageFault? Of(Exception ex)
     {
         for (var e = ex; e is not null; e = e.InnerException)
+        {
             if (e is SqliteException sqlite) return Of(sqlite);
+            if (e is PostgresException postgres) return Of(postgres);
+            if (e is NpgsqlException npgsql) return Of(npgsql);
+        }
         return null;
     }
 
@@ -38,4 +45,24 @@ public sealed record StorageFault(string Reason, bool MayPass)
         11 or 26 => new($"the database file is damaged or not a database (SQLite error {ex.SqliteErrorCode})", false),
         _ => new($"SQLite error {ex.SqliteErrorCode}: {ex.Message}", true),
     };
+
+    /// <summary>The server answered with an error (SQLSTATE); its message names no password.</summary>
+    static StorageFault Of(PostgresException ex) => ex.SqlState switch
+    {
+        "28P01" or "28000" => new($"the PostgreSQL server refused the sign-in (SQLSTATE {ex.SqlState}: {ex.MessageText}): check ConnectionStrings:results", false),
+        "3D000" => new($"the PostgreSQL database does not exist ({ex.MessageText})", false),
+        "53100" => new("the PostgreSQL server's disk is full (SQLSTATE 53100)", false), // as SQLITE_FULL
+        "53300" => new("the PostgreSQL server has too many connections (SQLSTATE 53300)", true),
+        "57P01" or "57P02" or "57P03" => new($"the PostgreSQL server is shutting down or starting (SQLSTATE {ex.SqlState})", true),
+        "40001" or "40P01" or "55P03" => new($"a PostgreSQL lock or serialization conflict (SQLSTATE {ex.SqlState})", true),
+        "25006" => new("the PostgreSQL server is read-only (a standby, SQLSTATE 25006)", true),
+        _ when ex.SqlState.StartsWith("08", StringComparison.Ordinal) => new($"the connection to the PostgreSQL server failed (SQLSTATE {ex.SqlState})", true),
+        _ when ex.SqlState.StartsWith("23", StringComparison.Ordinal) || ex.SqlState.StartsWith("42", StringComparison.Ordinal)
+            => new($"PostgreSQL error {ex.SqlState}: {ex.MessageText}", false), // a constraint or a statement: a bug, not a passing fault
+        _ => new($"PostgreSQL error {ex.SqlState}: {ex.MessageText}", true),
+    };
+
+    /// <summary>No answer from the server: refused, reset, timed out. A restart or a network blip passes.</summary>
+    static StorageFault Of(NpgsqlException ex) =>
+        new($"the PostgreSQL server cannot be reached ({(ex.InnerException ?? ex).Message})", true);
 }

@@ -6,6 +6,7 @@ using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage;
 using Microsoft.Extensions.DependencyInjection;
+using Npgsql;
 
 namespace BenchDashboard.Runner.Execution;
 
@@ -121,7 +122,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             }
             catch (Exception ex)
             {
-                // Anything but SQLite's own report is a bug here, not a passing condition: give up at once.
+                // Anything but the database's own report (SQLite's, PostgreSQL's) is a bug here, not a passing condition: give up at once.
                 var current = StorageFault.Of(ex) ?? new StorageFault($"storing failed: {ex.GetType().Name}: {ex.Message}", false);
                 fault = current;
                 lastFault = current;
@@ -180,8 +181,17 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
     static readonly string InsertSql =
         $"INSERT INTO Samples ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) VALUES ({string.Join(", ", SampleColumns.All.Select((_, i) => $"$p{i}"))})";
 
+    // PostgreSQL's binary COPY: one stream per batch, no statement per row (bench/README.md: ingest).
+    static readonly string CopySql =
+        $"COPY \"Samples\" ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) FROM STDIN (FORMAT BINARY)";
+
     static async Task InsertAsync(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
     {
+        if (db.IsPostgreSql())
+        {
+            await CopyAsync((NpgsqlConnection)db.Database.GetDbConnection(), batch);
+            return;
+        }
         await using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = InsertSql;
@@ -195,6 +205,33 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             for (var i = 0; i < parameters.Length; i++) parameters[i].Value = columns[i].DatabaseValue(s);
             await insert.ExecuteNonQueryAsync();
         }
+    }
+
+    /// <summary>
+    /// Inside the batch's transaction like the INSERTs, so a failed COPY stores nothing and the retry stores the
+    /// batch once. Each value is written as its CLR type, which is the column's (EF maps the same properties).
+    /// </summary>
+    static async Task CopyAsync(NpgsqlConnection connection, List<Sample> batch)
+    {
+        var columns = SampleColumns.All;
+        await using var importer = await connection.BeginBinaryImportAsync(CopySql);
+        foreach (var s in batch)
+        {
+            await importer.StartRowAsync();
+            foreach (var column in columns)
+            {
+                switch (column.DatabaseValue(s))
+                {
+                    case DBNull: await importer.WriteNullAsync(); break;
+                    case long value: await importer.WriteAsync(value); break;
+                    case int value: await importer.WriteAsync(value); break;
+                    case bool value: await importer.WriteAsync(value); break;
+                    case string value: await importer.WriteAsync(value); break;
+                    case var value: throw new InvalidOperationException($"Sample column {column.Name} has a type COPY is not told about: {value.GetType().Name}");
+                }
+            }
+        }
+        await importer.CompleteAsync();
     }
 
     static DbParameter Parameter(DbCommand command, string name)

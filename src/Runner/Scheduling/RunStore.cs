@@ -26,6 +26,9 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     /// <summary>How the reason of a run ended for a stale heartbeat starts: its runner may take it back (<see cref="HeartbeatAsync"/>).</summary>
     const string StaleReasonStart = "The runner stopped without finishing this run";
 
+    /// <summary>The advisory lock claims take on PostgreSQL: any fixed number, the same in every process ("BenchClm").</summary>
+    const long ClaimLockKey = 0x42656E6368436C6D;
+
     /// <summary>This process is done with a run it claimed (<see cref="Execution.RunProcessor"/>).</summary>
     public void Released(long runId) => processing.TryRemove(runId, out _);
 
@@ -50,9 +53,15 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         {
             var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
             if (candidate is not { } id) return null;
-            var now = Now;
             var runnerName = RunnerName;
             // One UPDATE, which SQLite executes alone: the claim, the order between claimers and the limit hold under races.
+            // PostgreSQL runs UPDATEs side by side, each counting the running runs without the others' claims; an
+            // advisory lock held to the commit makes claims take turns across every process on the database.
+            await using var transaction = db.IsPostgreSql() ? await db.Database.BeginTransactionAsync(ct) : null;
+            if (transaction is not null) await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_xact_lock({ClaimLockKey})", ct);
+            // Read after waiting for the lock: a start time from before the wait could precede the end of the run
+            // whose finish let this claim in.
+            var now = Now;
             var claimed = await db.Runs
                 .Where(r => r.Id == id && r.Status == RunStatus.Queued && (r.Agents != null) == withAgents)
                 .Where(r => !db.Runs.Any(older => older.Status == RunStatus.Queued && older.Id < id && (older.Agents != null) != withAgents))
@@ -62,6 +71,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                     .SetProperty(r => r.StartedUtcMs, now)
                     .SetProperty(r => r.HeartbeatUtcMs, now)
                     .SetProperty(r => r.RunnerName, runnerName), ct);
+            if (transaction is not null) await transaction.CommitAsync(ct);
             if (claimed == 1)
             {
                 processing[id] = 0;

@@ -14,8 +14,19 @@ public sealed class DatabaseHealthCheck(IServiceScopeFactory scopes) : IHealthCh
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        if (!await db.Database.CanConnectAsync(ct)) return HealthCheckResult.Unhealthy("The results database cannot be opened.");
-        var pending = (await db.Database.GetPendingMigrationsAsync(ct)).ToList();
+        List<string> pending;
+        try
+        {
+            // Opening the connection itself (not CanConnect, which hides why): a refused password and a server
+            // that does not answer need different fixes. The reason names no connection string.
+            await db.Database.OpenConnectionAsync(ct);
+            pending = (await db.Database.GetPendingMigrationsAsync(ct)).ToList();
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
+        {
+            StorageFault.ForgetConnections();
+            return HealthCheckResult.Unhealthy($"The results database cannot be opened: {fault.Reason}.");
+        }
         return pending.Count == 0
             ? HealthCheckResult.Healthy("Reachable, all migrations applied.")
             : HealthCheckResult.Unhealthy($"Migrations not applied: {string.Join(", ", pending)}.");

@@ -10,28 +10,37 @@ using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 
-/// <summary>A runner host on a real, migrated SQLite file in a temp directory (not started unless a test starts it).</summary>
+/// <summary>
+/// A runner host on a real, migrated database of its own (not started unless a test starts it): a SQLite file in
+/// a temp directory, or with provider "postgresql" a fresh database on the test assembly's cluster.
+/// </summary>
 sealed class RunnerHost : IAsyncDisposable
 {
-    readonly TempDirectory dir = new();
+    readonly TestDatabase database;
     public IHost Host { get; }
     public IServiceProvider Services => Host.Services;
 
     /// <summary>Everything the host logged.</summary>
     public LogCapture Logs { get; } = new();
 
-    public string DatabasePath => dir.File("bench.db");
+    public string DatabasePath => database.DatabasePath;
 
-    RunnerHost(Dictionary<string, string?> settings, Action<IServiceCollection>? services)
+    /// <summary>The settings that put another host on this one's database.</summary>
+    public Dictionary<string, string?> DatabaseSettings => database.Settings;
+
+    public bool IsPostgreSql => database.ConnectionString is not null;
+
+    RunnerHost(TestDatabase database, Dictionary<string, string?> settings, Action<IServiceCollection>? services)
     {
+        this.database = database;
         var builder = Microsoft.Extensions.Hosting.Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
         {
-            ["Database:Path"] = DatabasePath,
             ["Runner:PollIntervalMs"] = "50",
             ["Runner:HeartbeatIntervalMs"] = "100",
             ["Targets:AllowLoopback"] = "true", // the tests' targets are on 127.0.0.1
         });
+        builder.Configuration.AddInMemoryCollection(database.Settings);
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Logging.AddProvider(Logs);
         builder.Services.AddBenchCore();
@@ -41,9 +50,10 @@ sealed class RunnerHost : IAsyncDisposable
     }
 
     /// <param name="services">More registrations: a kind of a test's own.</param>
-    public static async Task<RunnerHost> CreateAsync(Dictionary<string, string?>? settings = null, Action<IServiceCollection>? services = null)
+    /// <param name="provider">"sqlite" or "postgresql" (<see cref="TestDatabase.Providers"/>).</param>
+    public static async Task<RunnerHost> CreateAsync(Dictionary<string, string?>? settings = null, Action<IServiceCollection>? services = null, string provider = "sqlite")
     {
-        var host = new RunnerHost(settings ?? [], services);
+        var host = new RunnerHost(await TestDatabase.CreateAsync(provider), settings ?? [], services);
         await host.Services.MigrateDatabaseAsync();
         return host;
     }
@@ -90,7 +100,6 @@ sealed class RunnerHost : IAsyncDisposable
     {
         Host.Dispose();
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
-        dir.Dispose();
-        await Task.CompletedTask;
+        await database.DisposeAsync();
     }
 }

@@ -12,6 +12,8 @@ namespace BenchDashboard.Runner.Tests.Scheduling;
 
 public class RunnerServiceTests
 {
+    public static TheoryProviders Providers => TestDatabase.Providers;
+
     static long Now => DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
 
     static Run RunningSince(long heartbeatMs) => new()
@@ -20,10 +22,10 @@ public class RunnerServiceTests
         QueuedUtcMs = heartbeatMs, StartedUtcMs = heartbeatMs, HeartbeatUtcMs = heartbeatMs, RunnerName = "crashed/1",
     };
 
-    [Fact]
-    public async Task ARunLeftRunningByACrashBecomesInterruptedOnStart()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ARunLeftRunningByACrashBecomesInterruptedOnStart(string provider)
     {
-        await using var host = await RunnerHost.CreateAsync();
+        await using var host = await RunnerHost.CreateAsync(provider: provider);
         var (orphan, alive) = await host.WithDbAsync(async db =>
         {
             var orphan = RunningSince(Now - 10 * 60_000);
@@ -43,10 +45,10 @@ public class RunnerServiceTests
         Assert.NotNull(interrupted.EndedUtcMs);
     }
 
-    [Fact]
-    public async Task AQueuedRunIsClaimedOnceEvenByCompetingRunners()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task AQueuedRunIsClaimedOnceEvenByCompetingRunners(string provider)
     {
-        await using var host = await RunnerHost.CreateAsync();
+        await using var host = await RunnerHost.CreateAsync(provider: provider);
         await host.WithDbAsync(async db =>
         {
             db.Runs.Add(new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now });
@@ -59,10 +61,10 @@ public class RunnerServiceTests
         Assert.Single(claims, c => c is not null);
     }
 
-    [Fact]
-    public async Task RunsWithAgentsAreTheCoordinatorsAndNeitherClaimerJumpsTheQueue()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task RunsWithAgentsAreTheCoordinatorsAndNeitherClaimerJumpsTheQueue(string provider)
     {
-        await using var host = await RunnerHost.CreateAsync();
+        await using var host = await RunnerHost.CreateAsync(provider: provider);
         var ids = await host.WithDbAsync(async db =>
         {
             var runs = new[] { (int?)null, 2, null }.Select(agents => new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = Now, Agents = agents }).ToList();
@@ -71,7 +73,7 @@ public class RunnerServiceTests
             return runs.Select(r => r.Id).ToList();
         });
         var store = host.Services.GetRequiredService<RunStore>();
-        async Task Finish(long id) => await host.WithDbAsync(db => db.Database.ExecuteSqlInterpolatedAsync($"UPDATE Runs SET Status = 'Completed' WHERE Id = {id}"));
+        async Task Finish(long id) => await host.WithDbAsync(db => db.Runs.Where(r => r.Id == id).ExecuteUpdateAsync(set => set.SetProperty(r => r.Status, RunStatus.Completed)));
 
         // The coordinator waits for the older run of the runner's; the runner takes it.
         Assert.Null(await store.TryClaimAsync(CancellationToken.None, withAgents: true));
@@ -85,10 +87,10 @@ public class RunnerServiceTests
         Assert.Equal(ids[2], (await store.TryClaimAsync(CancellationToken.None))?.Id);
     }
 
-    [Fact]
-    public async Task ADueCronSlotQueuesExactlyOneRun()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ADueCronSlotQueuesExactlyOneRun(string provider)
     {
-        await using var host = await RunnerHost.CreateAsync();
+        await using var host = await RunnerHost.CreateAsync(provider: provider);
         await host.WithDbAsync(async db =>
         {
             db.Benchmarks.Add(new Benchmark
@@ -114,10 +116,10 @@ public class RunnerServiceTests
         Assert.Equal(("every minute", RunStatus.Queued), (run.Benchmark!.Name, run.Status));
     }
 
-    [Fact]
-    public async Task ABenchmarkOnAgentsQueuesItsRunsOnAgentsAndOneWhoseLoadNoLongerDividesIsRefused()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ABenchmarkOnAgentsQueuesItsRunsOnAgentsAndOneWhoseLoadNoLongerDividesIsRefused(string provider)
     {
-        await using var host = await RunnerHost.CreateAsync();
+        await using var host = await RunnerHost.CreateAsync(provider: provider);
         await host.WithDbAsync(async db =>
         {
             db.Benchmarks.Add(new Benchmark
@@ -142,11 +144,11 @@ public class RunnerServiceTests
         Assert.Contains("concurrency 1 cannot be divided between 2 agents", refused.Errors["agents"][0]);
     }
 
-    [Fact]
-    public async Task AQueuedRunIsExecutedAndEverySampleIsStored()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task AQueuedRunIsExecutedAndEverySampleIsStored(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var host = await RunnerHost.CreateAsync(new() { ["Runner:SampleBatchSize"] = "7" });
+        await using var host = await RunnerHost.CreateAsync(new() { ["Runner:SampleBatchSize"] = "7" }, provider: provider);
         var runId = await host.EnqueueAsync(queue =>
             queue.EnqueueAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 50, Concurrency = 3, WarmupRequests = 4 }, null, default));
 

@@ -12,13 +12,15 @@ namespace BenchDashboard.Runner.Tests.Scheduling;
 /// </summary>
 public sealed class StaleHeartbeatTests
 {
+    public static TheoryProviders Providers => TestDatabase.Providers;
+
     static readonly Dictionary<string, string?> SlowHeartbeats = new() { ["Runner:HeartbeatIntervalMs"] = "5000", ["Runner:StaleAfterSeconds"] = "2" };
 
-    [Fact]
-    public async Task ARunnerNeverEndsARunItIsStillMeasuringForItsStaleHeartbeat()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ARunnerNeverEndsARunItIsStillMeasuringForItsStaleHeartbeat(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var host = await RunnerHost.CreateAsync(SlowHeartbeats);
+        await using var host = await RunnerHost.CreateAsync(SlowHeartbeats, provider: provider);
         var runId = await host.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=1").ToString(), DurationSeconds = 4 }, null, default));
 
         await host.Host.StartAsync();
@@ -29,17 +31,17 @@ public sealed class StaleHeartbeatTests
         Assert.Equal((await host.SamplesAsync(runId)).Count, run.CompletedRequests);
     }
 
-    [Fact]
-    public async Task ARunAnotherRunnerEndedAsStaleIsTakenBackByItsLiveRunnerAndEndsWithItsTrueOutcome()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ARunAnotherRunnerEndedAsStaleIsTakenBackByItsLiveRunnerAndEndsWithItsTrueOutcome(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var owner = await RunnerHost.CreateAsync(SlowHeartbeats);
+        await using var owner = await RunnerHost.CreateAsync(SlowHeartbeats, provider: provider);
         var runId = await owner.EnqueueAsync(q => q.EnqueueAsync(new HttpParameters { Url = target.Url("/delay?ms=1").ToString(), DurationSeconds = 6 }, null, default));
         await owner.Host.StartAsync();
         while ((await owner.RunAsync(runId)).Status != RunStatus.Running) await Task.Delay(20);
 
         // A second runner on the same database: it sees the owner's heartbeat go stale and ends the run.
-        await using var other = await RunnerHost.CreateAsync(new() { ["Database:Path"] = owner.DatabasePath, ["Runner:StaleAfterSeconds"] = "2" });
+        await using var other = await RunnerHost.CreateAsync(new(owner.DatabaseSettings) { ["Runner:StaleAfterSeconds"] = "2" });
         await other.Host.StartAsync();
         var deadline = DateTime.UtcNow.AddSeconds(10);
         while ((await owner.RunAsync(runId)).Status != RunStatus.Interrupted)

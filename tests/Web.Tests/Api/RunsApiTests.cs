@@ -7,11 +7,13 @@ namespace BenchDashboard.Web.Tests.Api;
 
 public class RunsApiTests
 {
-    [Fact]
-    public async Task ARunStartedThroughTheApiCompletesWithStatsInMilliseconds()
+    public static TheoryProviders Providers => TestDatabase.Providers;
+
+    [Theory, MemberData(nameof(Providers))]
+    public async Task ARunStartedThroughTheApiCompletesWithStatsInMilliseconds(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var app = new DashboardFactory();
+        await using var app = await DashboardFactory.OnAsync(provider);
         var client = app.CreateClient();
 
         var response = await client.PostAsJsonAsync("/api/runs", new
@@ -97,11 +99,11 @@ public class RunsApiTests
         Assert.Contains(field, await response.Content.ReadAsStringAsync());
     }
 
-    [Fact]
-    public async Task CancellingARunningRunKeepsItsSamples()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task CancellingARunningRunKeepsItsSamples(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var app = new DashboardFactory();
+        await using var app = await DashboardFactory.OnAsync(provider);
         var client = app.CreateClient();
         var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=20").ToString(), requests = 5000 });
         await DashboardFactory.WaitForProgressAsync(client, id, 5);
@@ -116,11 +118,11 @@ public class RunsApiTests
         Assert.Equal(HttpStatusCode.Conflict, (await client.PostAsync($"/api/runs/{id}/cancel", null)).StatusCode);
     }
 
-    [Fact]
-    public async Task SamplesDownloadAsCsvAndJsonWithNanosecondPrecision()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task SamplesDownloadAsCsvAndJsonWithNanosecondPrecision(string provider)
     {
         await using var target = await KestrelTarget.StartAsync();
-        await using var app = new DashboardFactory();
+        await using var app = await DashboardFactory.OnAsync(provider);
         var client = app.CreateClient();
         var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/status?code=503").ToString(), requests = 3 });
         await DashboardFactory.WaitForEndAsync(client, id);
@@ -137,10 +139,10 @@ public class RunsApiTests
         Assert.Equal(latencyNs / 1e6, json[0].GetProperty("latencyMs").GetDouble(), 9);
     }
 
-    [Fact]
-    public async Task UnknownRunsAre404()
+    [Theory, MemberData(nameof(Providers))]
+    public async Task UnknownRunsAre404(string provider)
     {
-        await using var app = new DashboardFactory();
+        await using var app = await DashboardFactory.OnAsync(provider);
         var client = app.CreateClient();
 
         Assert.Equal(HttpStatusCode.NotFound, (await client.GetAsync("/api/runs/999")).StatusCode);

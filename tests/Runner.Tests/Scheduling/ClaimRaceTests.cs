@@ -1,0 +1,74 @@
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Runner.Scheduling;
+using BenchDashboard.TestSupport;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchDashboard.Runner.Tests.Scheduling;
+
+/// <summary>
+/// Four runners' claimers racing on one database, as four runner processes on several machines would: every run is
+/// claimed exactly once and Runner:MaxParallelRuns holds across all of them (on PostgreSQL too, where UPDATEs run
+/// side by side and only the claim's advisory lock makes the count hold).
+/// </summary>
+public sealed class ClaimRaceTests
+{
+    public static TheoryProviders Providers => TestDatabase.Providers;
+
+    [Theory, MemberData(nameof(Providers))]
+    public async Task RacingClaimersClaimEachRunOnceAndNeverExceedTheParallelLimit(string provider)
+    {
+        const int Runs = 40, Limit = 2;
+        var limit = new Dictionary<string, string?> { ["Runner:MaxParallelRuns"] = Limit.ToString() };
+        await using var first = await RunnerHost.CreateAsync(limit, provider: provider);
+        var hosts = new List<RunnerHost> { first };
+        for (var i = 1; i < 4; i++) hosts.Add(await RunnerHost.CreateAsync(new(first.DatabaseSettings) { ["Runner:MaxParallelRuns"] = Limit.ToString() }));
+        try
+        {
+            await first.WithDbAsync(async db =>
+            {
+                for (var i = 0; i < Runs; i++)
+                    db.Runs.Add(new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = i });
+                return await db.SaveChangesAsync();
+            });
+            var claimedBy = new System.Collections.Concurrent.ConcurrentBag<(long Run, string Runner)>();
+            var mostRunning = 0;
+
+            // Each host runs two claimers: claim, look at how many run, finish soon after, again until none is left.
+            await Task.WhenAll(hosts.SelectMany(h => Enumerable.Range(0, 2).Select(_ => Task.Run(async () =>
+            {
+                var store = h.Services.GetRequiredService<RunStore>();
+                while (await first.WithDbAsync(db => db.Runs.AnyAsync(r => r.Status == RunStatus.Queued)))
+                {
+                    if (await store.TryClaimAsync(CancellationToken.None) is not { } run)
+                    {
+                        await Task.Delay(5);
+                        continue;
+                    }
+                    claimedBy.Add((run.Id, store.RunnerName));
+                    var running = await first.WithDbAsync(db => db.Runs.CountAsync(r => r.Status == RunStatus.Running));
+                    InterlockedMax(ref mostRunning, running);
+                    await Task.Delay(10);
+                    await store.FinishAsync(run.Id, RunStatus.Completed, 0, null, null, null, null, CancellationToken.None);
+                    store.Released(run.Id);
+                }
+            }))));
+
+            Assert.Equal(Runs, claimedBy.Count);
+            Assert.Equal(Runs, claimedBy.Select(c => c.Run).Distinct().Count());
+            Assert.True(mostRunning <= Limit, $"{mostRunning} runs were running at once; the limit is {Limit}");
+            Assert.True(claimedBy.Select(c => c.Runner).Distinct().Count() > 1, "one runner claimed every run: no race was tested");
+        }
+        finally
+        {
+            foreach (var host in hosts.Skip(1)) await host.DisposeAsync();
+        }
+    }
+
+    static void InterlockedMax(ref int target, int value)
+    {
+        int current;
+        while ((current = Volatile.Read(ref target)) < value && Interlocked.CompareExchange(ref target, value, current) != current) { }
+    }
+}
