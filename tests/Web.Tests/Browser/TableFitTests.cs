@@ -6,7 +6,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser;
 
 /// <summary>
-/// Tables on every page (issue 29, goal 6): at 1,400 px none is cut (none scrolls); at 390 px a wide one scrolls
+/// The runs list keeps itself current, and tables on every page (issue 29, goal 6): at 1,400 px none is cut (none scrolls); at 390 px a wide one scrolls
 /// inside its box, never the page, and its first column stays in view when scrolled to the far end.
 /// </summary>
 [Collection(PublishedApps.Collection)]
@@ -76,6 +76,23 @@ public sealed class TableFitTests(PublishedOutput published)
             await Browser.ScreenshotAsync(narrow, $"tables-{name}-390");
             await narrow.CloseAsync();
         }
+        Assert.Empty(browser.Errors);
+    }
+
+    [Fact]
+    public async Task TheRunsListShowsANewRunAndItsEndWithoutAReload()
+    {
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
+        await using var browser = await Browser.StartAsync();
+        var page = await browser.OpenAsync($"{dashboard.Url}/");
+        Assert.Contains("No runs yet", await page.ContentAsync());
+        await page.EvaluateAsync("() => { window.__sameDocument = true; }");
+
+        var id = await dashboard.RunAsync(new { kind = "cache", requests = 200, keyCount = 20 });
+        await dashboard.UntilEndedAsync(id);
+        await page.WaitForFunctionAsync($"() => document.querySelector('tr[data-run=\"{id}\"]')?.dataset.status === 'completed'",
+            null, new() { Timeout = 30_000 });
+        Assert.True(await page.EvaluateAsync<bool>("() => window.__sameDocument === true"), "the page was reloaded");
         Assert.Empty(browser.Errors);
     }
 }
