@@ -83,6 +83,9 @@ app.UseSwaggerUI(ui =>
     ui.SwaggerEndpoint("/openapi/v1.json", "BenchDashboard API");
     ui.RoutePrefix = "api-docs";
     ui.DocumentTitle = "BenchDashboard API";
+    // Swagger UI's page is its package's: a script of ours puts the dashboard's bar with a way back on top of it.
+    ui.InjectStylesheet("/css/api-docs.css");
+    ui.InjectJavascript("/js/api-docs.js");
 });
 app.MapHealthChecks("/healthz", new Microsoft.AspNetCore.Diagnostics.HealthChecks.HealthCheckOptions { ResponseWriter = BenchDashboard.Web.Health.HealthResponse.WriteAsync });
 

@@ -14,7 +14,7 @@ public interface IBenchmarkKind
     /// <summary>The API's and the database's name: "http", "cache", "fileSystem", "table".</summary>
     string Name { get; }
 
-    /// <summary>What tabs and lists call it: "Table Storage (seed 003)".</summary>
+    /// <summary>What tabs and lists call it: "Table Storage".</summary>
     string Title { get; }
 
     Type ParametersType { get; }

@@ -21,7 +21,8 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
     public async Task<RunSummary> SummaryAsync(Run run, CancellationToken ct, RunStatistics? statistics = null)
     {
         if (run.SummaryJson is not null) return Json.Deserialize<RunSummary>(run.SummaryJson);
-        var summary = RunSummary.From(statistics ?? (await queries.ReportAsync(run.Id, ct))?.Statistics ?? RunStatistics.From([]));
+        var report = statistics is null ? await queries.ReportAsync(run.Id, ct) : null;
+        var summary = RunSummary.From(statistics ?? report?.Statistics ?? RunStatistics.From([]), report?.Series);
         if (run.Status.IsFinal())
         {
             var json = Json.Serialize(summary);
@@ -31,9 +32,9 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
     }
 
     /// <summary>Stores a finished run's summary from its statistics, replacing any stored before.</summary>
-    public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct)
+    public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct, IReadOnlyList<SeriesStatistics>? series = null)
     {
-        var json = Json.Serialize(RunSummary.From(statistics));
+        var json = Json.Serialize(RunSummary.From(statistics, series));
         await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct);
     }
 

@@ -42,6 +42,9 @@ public sealed class RunQueries(BenchDbContext db, RunDigests digests)
             .Take(filter.Take).ToList();
     }
 
+    /// <summary>How many runs there are in all (the runs list says so when a filter matches none).</summary>
+    public Task<int> CountAsync(CancellationToken ct) => db.Runs.CountAsync(ct);
+
     /// <summary>How many of the newest runs an environment filter looks at.</summary>
     public const int MaxEnvironmentScan = 5000;
 

@@ -13,18 +13,22 @@ namespace BenchDashboard.Core.Runs;
 public sealed record RunSummary(
     int Count, int Errors, double RequestsPerSecond, long? MedianNs, long? P95Ns, long? P99Ns, double? MeanNs,
     long? ServiceMedianNs = null, long? ServiceP95Ns = null, long? ServiceP99Ns = null,
-    double? SucceededPerSecond = null, string? TopError = null, int? TopErrorCount = null)
+    double? SucceededPerSecond = null, string? TopError = null, int? TopErrorCount = null, IReadOnlyList<SeriesFigures>? Series = null)
 {
     public double ErrorPercent => Count == 0 ? 0 : 100.0 * Errors / Count;
 
     /// <summary>Successful operations per second (attempted ones for a summary stored before this was kept).</summary>
     public double Throughput => SucceededPerSecond ?? RequestsPerSecond;
 
-    public static RunSummary From(RunStatistics s)
+    /// <summary>A run's summary; with its series (variants, phases) when it has two or more, each with its own figures.</summary>
+    public static RunSummary From(RunStatistics s, IReadOnlyList<SeriesStatistics>? series = null)
     {
         var (topError, topCount) = TopErrorOf(s);
+        IReadOnlyList<SeriesFigures>? figures = series is { Count: >= 2 }
+            ? series.Select(x => new SeriesFigures(x.Name, x.Statistics.Latency?.P50Ns, x.Statistics.Latency?.P99Ns)).ToList()
+            : null;
         return new(s.Count, s.Errors, s.RequestsPerSecond, s.Latency?.P50Ns, s.Latency?.P95Ns, s.Latency?.P99Ns, s.Latency?.MeanNs,
-            s.ServiceTime?.P50Ns, s.ServiceTime?.P95Ns, s.ServiceTime?.P99Ns, s.SucceededPerSecond, topError, topCount);
+            s.ServiceTime?.P50Ns, s.ServiceTime?.P95Ns, s.ServiceTime?.P99Ns, s.SucceededPerSecond, topError, topCount, figures);
     }
 
     /// <summary>Median, p95 and p99 of the basis; a closed run's service time is its latency.</summary>
@@ -56,3 +60,10 @@ public sealed record RunSummary(
         _ => "other error",
     };
 }
+
+/// <summary>
+/// One series' own median and p99 (a variant's, a phase's): a run whose variants differ is listed by their range,
+/// since the whole run's percentiles blend populations that were measured to be told apart. Null in summaries
+/// stored before series were kept, and for runs with fewer than two series.
+/// </summary>
+public sealed record SeriesFigures(string Name, long? MedianNs, long? P99Ns);

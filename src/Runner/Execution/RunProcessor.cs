@@ -233,7 +233,8 @@ public sealed class RunProcessor(
             var digests = await scope.ServiceProvider.GetRequiredService<RunDigests>().BuildAsync(finished, store: true, CancellationToken.None);
             logger.LogInformation("Run {RunId}: digest of {Count} samples built in {Ms:N0} ms", runId, digests[Core.Statistics.LatencyBasis.Corrected].Chart.TotalSamples,
                 System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-            await scope.ServiceProvider.GetRequiredService<RunHistory>().StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None);
+            await scope.ServiceProvider.GetRequiredService<RunHistory>().StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None,
+                digests[Core.Statistics.LatencyBasis.Corrected].Series);
         }
         catch (Exception ex)
         {

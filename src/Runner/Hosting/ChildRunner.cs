@@ -30,7 +30,18 @@ public sealed class ChildRunner(
     string state = "not started yet";
 
     /// <summary>Whether the child is running, or why not; for the health check.</summary>
-    public string? NotRunning => child is { HasExited: false } ? null : state;
+    public string? NotRunning => IsRunning(child) ? null : state;
+
+    /// <summary>
+    /// Asks a Process only while it still stands for a process: a disposed one answers every question with
+    /// "No process is associated with this object" (which ended the dashboard's shutdown when a restart of a dead
+    /// child failed and left the disposed one in <see cref="child"/>).
+    /// </summary>
+    static bool IsRunning(Process? process)
+    {
+        try { return process is { HasExited: false }; }
+        catch (InvalidOperationException) { return false; }
+    }
 
     public override async Task StartAsync(CancellationToken ct)
     {
@@ -55,8 +66,12 @@ public sealed class ChildRunner(
         {
             if (child is { } running)
             {
-                await ReadPulseAsync(running, stoppingToken);
-                try { await running.WaitForExitAsync(stoppingToken); } catch (OperationCanceledException) { break; }
+                try
+                {
+                    await ReadPulseAsync(running, stoppingToken);
+                    await running.WaitForExitAsync(stoppingToken);
+                }
+                catch (OperationCanceledException) { break; }
                 state = $"the runner process exited with code {running.ExitCode}; it is started again";
                 logger.LogError("The runner process exited with code {Code}; starting it again in {Seconds} s", running.ExitCode, backoff.TotalSeconds);
                 pulse.Mirror(null, new RunnerFailure(state, DateTimeOffset.UtcNow));
@@ -92,16 +107,35 @@ public sealed class ChildRunner(
     Task LaunchAsync()
     {
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        launches.Add(() =>
+        try
         {
+            launches.Add(Launch);
+        }
+        catch (InvalidOperationException)
+        {
+            return Task.CompletedTask; // disposed: nothing more is started
+        }
+        return done.Task;
+
+        void Launch()
+        {
+            // Never a disposed child in the field: if this start fails there is no child, not a dead one's husk.
+            Interlocked.Exchange(ref child, null)?.Dispose();
+            if (Volatile.Read(ref disposed) == 1) { done.SetResult(); return; } // the dashboard is stopping: no new child
             try
             {
-                child?.Dispose();
-                child = Process.Start(StartInfo()) ?? throw new InvalidOperationException("The runner process did not start.");
-                child.ErrorDataReceived += (_, e) => { if (e.Data is not null) Console.Error.WriteLine(e.Data); };
-                child.BeginErrorReadLine();
+                var started = Process.Start(StartInfo()) ?? throw new InvalidOperationException("The runner process did not start.");
+                started.ErrorDataReceived += (_, e) => { if (e.Data is not null) Console.Error.WriteLine(e.Data); };
+                started.BeginErrorReadLine();
+                child = started;
                 state = "running";
-                logger.LogInformation("Runner started as process {Pid}", child.Id);
+                logger.LogInformation("Runner started as process {Pid}", started.Id);
+                // Disposed while it started: Dispose found no child to end, so end this one here.
+                if (Volatile.Read(ref disposed) == 1 && Interlocked.Exchange(ref child, null) is { } orphan)
+                {
+                    Kill(orphan);
+                    orphan.Dispose();
+                }
                 done.SetResult();
             }
             catch (Exception ex)
@@ -110,8 +144,7 @@ public sealed class ChildRunner(
                 logger.LogError(ex, "The runner process could not be started");
                 done.SetResult(); // the loop tries again
             }
-        });
-        return done.Task;
+        }
     }
 
     ProcessStartInfo StartInfo()
@@ -137,7 +170,7 @@ public sealed class ChildRunner(
     public override async Task StopAsync(CancellationToken ct)
     {
         await base.StopAsync(ct);
-        if (child is not { HasExited: false } running) return;
+        if (child is not { } running || !IsRunning(running)) return;
         running.StandardInput.Close(); // the child stops its runner when its input closes, ending runs as interrupted
         using var wait = CancellationTokenSource.CreateLinkedTokenSource(ct);
         wait.CancelAfter(TimeSpan.FromSeconds(10));
@@ -147,7 +180,17 @@ public sealed class ChildRunner(
         }
         catch (OperationCanceledException)
         {
-            running.Kill(entireProcessTree: true);
+            Kill(running);
+        }
+    }
+
+    /// <summary>Ends the child and whatever it started; it may have ended meanwhile, which is what was wanted.</summary>
+    void Kill(Process running)
+    {
+        try { running.Kill(entireProcessTree: true); }
+        catch (Exception ex) when (ex is InvalidOperationException or AggregateException or System.ComponentModel.Win32Exception)
+        {
+            logger.LogDebug(ex, "The runner process had already ended");
         }
     }
 
@@ -155,10 +198,13 @@ public sealed class ChildRunner(
     public override void Dispose()
     {
         if (Interlocked.Exchange(ref disposed, 1) == 1) return;
-        if (child is { HasExited: false } running) running.Kill(entireProcessTree: true);
-        child?.Dispose();
+        base.Dispose(); // cancels the restart loop first (a host that failed to start disposes without stopping)
+        if (Interlocked.Exchange(ref child, null) is { } last)
+        {
+            if (IsRunning(last)) Kill(last);
+            last.Dispose();
+        }
         launches.CompleteAdding();
-        base.Dispose();
     }
 
     int disposed;

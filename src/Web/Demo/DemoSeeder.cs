@@ -64,12 +64,12 @@ sealed class DemoSeeder(
                 logger.LogInformation("No demo benchmarks: {Reason}", string.Join(" ", refused.SelectMany(e => e.Value)));
                 return;
             }
-            await store.SaveAsync(null, "Demo: cold first request, then cacheable (seed 002)", cache, null, true, ct);
-            await store.SaveAsync(null, "Demo: cache phases in-process (seed 004)", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
-            await store.SaveAsync(null, "Demo: page reading 64 small files (seed 000)",
+            await store.SaveAsync(null, "Demo: cold first request, then served from cache", cache, null, true, ct);
+            await store.SaveAsync(null, "Demo: cache writes and reads, in-process", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
+            await store.SaveAsync(null, "Demo: page that reads 64 small files",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
             // Seed 003 against the development storage account: Azurite, which the runner starts when the first run needs it.
-            var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch, Expect and Nagle (seed 003)",
+            var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off",
                 new TableParameters { Connection = DemoTableConnection, Requests = 200, WarmupRequests = 10 }, null, true, ct);
             if (table is null) logger.LogInformation("No Table demo benchmark: {Reason}", string.Join(" ", noTable.SelectMany(e => e.Value)));
             await scope.ServiceProvider.GetRequiredService<RunQueue>().EnqueueAsync(latency, demo.Id, ct);

@@ -52,6 +52,20 @@ public static class Display
     public static string Duration(long? ns) => ns is { } v ? Duration(v) : "–";
 
     /// <summary>
+    /// The range of several series' figures, lowest to highest: "4.100–9.800 ms" (the unit once when both share
+    /// it), "850.0 µs–1.200 ms" when not, one figure when they are equal, "–" when none has one.
+    /// </summary>
+    public static string Spread(IEnumerable<long?> values)
+    {
+        var known = values.OfType<long>().ToList();
+        if (known.Count == 0) return "–";
+        string low = Duration(known.Min()), high = Duration(known.Max());
+        if (low == high) return low;
+        var unit = high[(high.LastIndexOf(' ') + 1)..];
+        return low.EndsWith(" " + unit, StringComparison.Ordinal) ? $"{low[..low.LastIndexOf(' ')]}–{high}" : $"{low}–{high}";
+    }
+
+    /// <summary>
     /// How a candidate's figure compares with a baseline's, the one wording every page uses: a ratio, "2.60× slower",
     /// "1.30× faster" (for durations, lower is better), "1.18× more" or "1.18× less" (for throughput), "same" within
     /// 0.5 %; and the same as a percentage of the baseline, "260 %", as seed 000 printed it. Colour (<c>Css</c>

@@ -25,12 +25,27 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
     /// <summary>Regression flags and pass/fail of the listed completed runs of saved benchmarks, by run id.</summary>
     public Dictionary<long, HistoryPoint> Flags { get; private set; } = [];
 
+    /// <summary>How many runs there are in all, counted only when a filter matched none (to say so, not "No runs yet").</summary>
+    public int? TotalRuns { get; private set; }
+
+    public bool IsFiltered => BenchmarkId is not null || Status is not null || Env is not null;
+
+    /// <summary>The filter in words for "No failed runs of Demo X with WEBSITE_DYNAMIC_CACHE = 1".</summary>
+    public string NoMatch()
+    {
+        var words = $"No {(Status is { } s ? s.ToApiName() + " " : "")}runs";
+        if (BenchmarkId is { } id) words += $" of {Benchmarks.FirstOrDefault(b => b.Id == id)?.Name ?? $"benchmark {id}"}";
+        if (Env is not null) words += EnvValue is null ? $" that recorded {Env}" : $" with {Env} = {EnvValue}";
+        return words;
+    }
+
     public async Task OnGetAsync(CancellationToken ct)
     {
         Env = string.IsNullOrWhiteSpace(Env) ? null : Env.Trim();
         EnvValue = string.IsNullOrEmpty(EnvValue) ? null : EnvValue;
         Runs = await runs.ListAsync(new RunFilter(BenchmarkId, Status, EnvField: Env, EnvValue: EnvValue), ct);
         Benchmarks = await benchmarks.ListAsync(ct);
+        if (Runs.Count == 0 && IsFiltered) TotalRuns = await runs.CountAsync(ct);
         foreach (var benchmark in Benchmarks.Where(b => Runs.Any(r => r.BenchmarkId == b.Id)))
             foreach (var point in await history.TrendAsync(benchmark, Runs.Count(r => r.BenchmarkId == benchmark.Id), ct, storedOnly: true))
                 Flags[point.Run.Id] = point;

@@ -7,7 +7,7 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
 {
     public const string KindName = "cache";
     public override string Name => KindName;
-    public override string Title => "Cache (seed 004)";
+    public override string Title => "Cache";
     public override string SeriesNoun => "phase";
 
     public override Task<Dictionary<string, string[]>> ValidateAsync(CacheParameters p, CancellationToken ct) =>

@@ -7,7 +7,7 @@ public sealed class FileSystemKind(IOptions<RunLimits> limits, FileSystemRoots r
 {
     public const string KindName = "fileSystem";
     public override string Name => KindName;
-    public override string Title => "Files (seed 001)";
+    public override string Title => "Files";
     public override string SeriesNoun => "phase";
 
     public override Task<Dictionary<string, string[]>> ValidateAsync(FileSystemParameters p, CancellationToken ct) =>

@@ -9,7 +9,7 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
 {
     public const string KindName = "table";
     public override string Name => KindName;
-    public override string Title => "Table Storage (seed 003)";
+    public override string Title => "Table Storage";
     public override string SampleNoun => "requests";
     public override string SeriesNoun => "variant";
 
