@@ -94,7 +94,7 @@ public class RunPageVariantsTests
         var read = sets.EnumerateArray().Single(s => s.GetProperty("name").GetString()!.EndsWith("read-same", StringComparison.Ordinal)).GetProperty("rows");
         Assert.Equal(0, write[0].GetProperty("t").GetDouble());
         // One connection: the reads began after the last write was answered, so their first window is drawn there, not at 0.
-        Assert.True(write.GetArrayLength() > 1, "the writes' windows");
+        Assert.True(read[0].GetProperty("t").GetDouble() > 0, $"reads drawn from {read[0].GetProperty("t")} s");
         Assert.True(read[0].GetProperty("t").GetDouble() >= write[write.GetArrayLength() - 1].GetProperty("end").GetDouble() - 1e-6,
             $"reads drawn from {read[0].GetProperty("t")} s, writes until {write[write.GetArrayLength() - 1].GetProperty("end")} s");
     }
