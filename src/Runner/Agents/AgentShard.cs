@@ -70,8 +70,8 @@ sealed class AgentShard(AgentFrame assign, IBenchmarkExecutor executor, FrameLin
         if (Interlocked.Exchange(ref begun, 1) == 1) return; // a repeated start
         using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
         using var sendable = CancellationTokenSource.CreateLinkedTokenSource(session, drain.Token);
-        var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
-            outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
+        using var context = new RunContext(new Run { Id = RunId, Kind = executor.Kind, ParametersJson = assign.ParametersJson ?? "{}" },
+            outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"), metrics: false);
         string? failure = null;
         var linkEnded = false;
         try

@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Telemetry;
 
 namespace BenchDashboard.Runner.Execution;
 
@@ -7,9 +8,21 @@ namespace BenchDashboard.Runner.Execution;
 /// <param name="onRefused">Called when a sample was refused: the run must stop its load, or it measures into the void.</param>
 /// <param name="budget">The most samples the run may make (<see cref="Core.Benchmarks.RunLimits.MaxSamplesPerRun"/>).</param>
 /// <param name="onBudgetReached">Called once when the budget's last sample is recorded: the run must stop its load.</param>
-public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null)
+/// <param name="metrics">Export the run's figures through OpenTelemetry when it is configured (<see cref="RunMetrics"/>); an
+/// agent's shard does not, since the dashboard that coordinates the run records every shard's samples as one run.</param>
+public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null, bool metrics = true) : IDisposable
 {
     int completed, refused;
+    readonly RunMetrics? exported = metrics ? new RunMetrics(run) : null;
+
+    /// <summary>Set by the load driver: operations started so far, read only when in-flight operations are exported.</summary>
+    internal Func<int> StartedCount
+    {
+        set
+        {
+            if (exported is not null) exported.InFlightSource = () => value() - Completed;
+        }
+    }
 
     public Run Run { get; } = run;
     public string ParametersJson => Run.ParametersJson;
@@ -54,8 +67,12 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     {
         sample.RunId = Run.Id;
         Live.Add(sample);
+        exported?.Record(sample);
         if (Interlocked.Increment(ref completed) == budget) onBudgetReached?.Invoke();
         if (store(sample)) return;
         if (Interlocked.Increment(ref refused) == 1) onRefused?.Invoke();
     }
+
+    /// <summary>Ends the run's in-flight gauge.</summary>
+    public void Dispose() => exported?.Dispose();
 }

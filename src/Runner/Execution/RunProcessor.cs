@@ -77,7 +77,7 @@ public sealed class RunProcessor(
         var bufferFull = false;
         var budgetReached = false;
         var budget = limits.Value.MaxSamplesPerRun;
-        var context = new RunContext(run, writer.TryAdd, () =>
+        using var context = new RunContext(run, writer.TryAdd, () =>
         {
             bufferFull = true;
             StopLoad("the buffer was full");
