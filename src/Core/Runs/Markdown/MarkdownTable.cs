@@ -42,17 +42,20 @@ public sealed class MarkdownTable
     /// <summary>
     /// Plain text as the text of one table cell: a backslash before each character Markdown could read as markup
     /// (CommonMark lets any ASCII punctuation be escaped so; a pipe table reads "\|" as a pipe in a cell), and line
-    /// breaks as spaces.
+    /// breaks as spaces. A rendered URL reads as typed; in the Markdown source it reads "http\://…".
     /// </summary>
     public static string Escape(string text)
     {
         var escaped = new StringBuilder(text.Length + 8);
-        foreach (var c in text)
+        for (var i = 0; i < text.Length; i++)
         {
+            var c = text[i];
             if (c is '\r' or '\n' or '\t') escaped.Append(' ');
-            // What starts emphasis, code, links, images, raw HTML, entities, strikethrough, or ends a cell. A URL keeps
-            // its ':' and '/' (readable when pasted); at most it becomes a link to itself.
-            else if (c is '\\' or '|' or '`' or '*' or '_' or '[' or ']' or '<' or '>' or '&' or '!' or '~')
+            // What starts emphasis, code, links, images, raw HTML, entities, strikethrough, or ends a cell; and what
+            // makes an autolink ("http:", "www."): an autolink takes a backslash before '<' as part of its address,
+            // which would leave the '<' unescaped after it (raw HTML), so no address may become one.
+            else if (c is '\\' or '|' or '`' or '*' or '_' or '[' or ']' or '<' or '>' or '&' or '!' or '~' or ':'
+                     || (c == '.' && i >= 3 && text.AsSpan(i - 3, 3).Equals("www", StringComparison.OrdinalIgnoreCase)))
                 escaped.Append('\\').Append(c);
             else escaped.Append(c);
         }
