@@ -86,6 +86,7 @@ public sealed class RunProcessor(
             budgetReached = true;
             cancel.Cancel();
         });
+        writer.Metrics = context.Metrics; // OpenTelemetry, when on: recorded as the writer drains, off the measurement path
         var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();
         var heartbeat = Task.WhenAll(
