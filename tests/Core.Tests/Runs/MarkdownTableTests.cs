@@ -18,6 +18,7 @@ public class MarkdownTableTests
     [InlineData("http://127.0.0.1:8080/path?q=a|b&sig=(hidden, 9 chars, id 1a2b3c4d)")]
     [InlineData("http://127.0.0.1/a|b?\\<img src=x onerror=alert(1)>")]
     [InlineData("www.example.com/\\<img src=x onerror=alert(1)> and me@example.com\\<b>")]
+    [InlineData("mailto:me@example.com\\<img src=x> tel:+123\\<b> FTP://host/\\<i>")]
     public void StoredTextIsOneCellOfPlainText(string stored)
     {
         var markdown = new System.Text.StringBuilder();
@@ -33,6 +34,13 @@ public class MarkdownTableTests
         Assert.DoesNotContain("<strong", html);
         Assert.DoesNotContain("<code", html);
         Assert.DoesNotContain("javascript:alert(1)\"", html); // no link to it
+    }
+
+    [Fact]
+    public void AColonThatStartsNoAddressIsLeftAsItIs()
+    {
+        Assert.Equal("Demo: 5 ms", MarkdownTable.Escape("Demo: 5 ms"));
+        Assert.Equal("http\\://host/a\\|b", MarkdownTable.Escape("http://host/a|b"));
     }
 
     [Fact]

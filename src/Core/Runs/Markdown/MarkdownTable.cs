@@ -54,11 +54,21 @@ public sealed class MarkdownTable
             // What starts emphasis, code, links, images, raw HTML, entities, strikethrough, or ends a cell; and what
             // makes an autolink ("http:", "www."): an autolink takes a backslash before '<' as part of its address,
             // which would leave the '<' unescaped after it (raw HTML), so no address may become one.
-            else if (c is '\\' or '|' or '`' or '*' or '_' or '[' or ']' or '<' or '>' or '&' or '!' or '~' or ':'
-                     || (c == '.' && i >= 3 && text.AsSpan(i - 3, 3).Equals("www", StringComparison.OrdinalIgnoreCase)))
+            else if (c is '\\' or '|' or '`' or '*' or '_' or '[' or ']' or '<' or '>' or '&' or '!' or '~' || StartsAutolink(text, i))
                 escaped.Append('\\').Append(c);
             else escaped.Append(c);
         }
         return escaped.ToString();
     }
+
+    /// <summary>The ':' of "scheme://", "mailto:" or "tel:", or the '.' of "www.": where renderers start an autolink ("Demo: 5 ms" keeps its colon).</summary>
+    static bool StartsAutolink(string text, int i) => text[i] switch
+    {
+        ':' => (i + 1 < text.Length && text[i + 1] == '/') || EndsWith(text, i, "mailto") || EndsWith(text, i, "tel"),
+        '.' => EndsWith(text, i, "www"),
+        _ => false,
+    };
+
+    static bool EndsWith(string text, int end, string word) =>
+        end >= word.Length && text.AsSpan(end - word.Length, word.Length).Equals(word, StringComparison.OrdinalIgnoreCase);
 }
