@@ -3,6 +3,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Runner;
 using BenchDashboard.Runner.Hosting;
+using BenchDashboard.Runner.Telemetry;
 using BenchDashboard.Web;
 using BenchDashboard.Web.Api;
 using BenchDashboard.Web.Notifications;
@@ -38,6 +39,9 @@ if (string.IsNullOrEmpty(builder.Configuration["urls"]) && int.TryParse(builder.
 builder.Services.AddBenchCore();
 // The runner: a child process of this one by default (Runner:Process; docs/runner.md).
 builder.Services.AddRunnerFor(builder.Configuration);
+// Metrics out through OTLP when Telemetry:OtlpEndpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) is set: this process's
+// requests, and the runs too when the runner is in this process (a child exports its own; docs/telemetry.md).
+builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-dashboard", BenchDashboard.Runner.Telemetry.TelemetrySetup.AspNetCoreMeters);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();
 

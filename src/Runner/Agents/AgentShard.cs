@@ -70,8 +70,8 @@ sealed class AgentShard(AgentFrame assign, Core.Benchmarks.IBenchmarkKind kind, 
         if (Interlocked.Exchange(ref begun, 1) == 1) return; // a repeated start
         using var load = CancellationTokenSource.CreateLinkedTokenSource(stop.Token, session);
         using var sendable = CancellationTokenSource.CreateLinkedTokenSource(session, drain.Token);
-        var context = new RunContext(new Run { Id = RunId, Kind = kind.Name, ParametersJson = assign.ParametersJson ?? "{}" },
-            outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"));
+        using var context = new RunContext(new Run { Id = RunId, Kind = kind.Name, ParametersJson = assign.ParametersJson ?? "{}" },
+            outgoing.Writer.TryWrite, () => Stop($"the dashboard fell {BufferSamples:N0} samples behind; the load was stopped"), metrics: false);
         context.Parameters = kind.Deserialize(context.ParametersJson);
         string? failure = null;
         var linkEnded = false;

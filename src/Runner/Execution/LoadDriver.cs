@@ -16,9 +16,16 @@ namespace BenchDashboard.Runner.Execution;
 /// run's context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails
 /// stops the others and ends it with its failure.
 /// </summary>
-public sealed class LoadDriver(RunContext context)
+public sealed class LoadDriver
 {
+    readonly RunContext context;
     int nextIndex = -1;
+
+    public LoadDriver(RunContext context)
+    {
+        this.context = context;
+        context.StartedCount = () => Volatile.Read(ref nextIndex) + 1;
+    }
 
     /// <summary>Where every sample's offset counts from: when the driver was made.</summary>
     public long RunStart { get; } = Stopwatch.GetTimestamp();

@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Runner.Telemetry;
 
 namespace BenchDashboard.Runner.Execution;
 
@@ -7,9 +8,25 @@ namespace BenchDashboard.Runner.Execution;
 /// <param name="onRefused">Called when a sample was refused: the run must stop its load, or it measures into the void.</param>
 /// <param name="budget">The most samples the run may make (<see cref="Core.Benchmarks.RunLimits.MaxSamplesPerRun"/>).</param>
 /// <param name="onBudgetReached">Called once when the budget's last sample is recorded: the run must stop its load.</param>
-public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null)
+/// <param name="metrics">Export the run's figures through OpenTelemetry when it is configured (<see cref="RunMetrics"/>,
+/// recorded by whoever drains the samples: the <see cref="SampleWriter"/>); an agent's shard does not, since the
+/// dashboard that coordinates the run records every shard's samples as one run.</param>
+public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null, bool metrics = true) : IDisposable
 {
     int completed, refused;
+    readonly RunMetrics? exported = metrics ? new RunMetrics(run) : null;
+
+    /// <summary>The run's metrics when telemetry is on and this context exports them; the sample writer records each sample there.</summary>
+    public RunMetrics? Metrics => exported is not null && RunMetrics.Listened ? exported : null;
+
+    /// <summary>Set by the load driver: operations started so far, read only when in-flight operations are exported.</summary>
+    internal Func<int> StartedCount
+    {
+        set
+        {
+            if (exported is not null) exported.InFlightSource = () => value() - Completed;
+        }
+    }
 
     public Run Run { get; } = run;
     public string ParametersJson => Run.ParametersJson;
@@ -58,4 +75,7 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
         if (store(sample)) return;
         if (Interlocked.Increment(ref refused) == 1) onRefused?.Invoke();
     }
+
+    /// <summary>Ends the run's in-flight gauge.</summary>
+    public void Dispose() => exported?.Dispose();
 }

@@ -76,7 +76,7 @@ public sealed class RunProcessor(
         var bufferFull = false;
         var budgetReached = false;
         var budget = limits.Value.MaxSamplesPerRun;
-        var context = new RunContext(run, writer.TryAdd, () =>
+        using var context = new RunContext(run, writer.TryAdd, () =>
         {
             bufferFull = true;
             StopLoad("the buffer was full");
@@ -85,6 +85,7 @@ public sealed class RunProcessor(
             budgetReached = true;
             cancel.Cancel();
         });
+        writer.Metrics = context.Metrics; // OpenTelemetry, when on: recorded as the writer drains, off the measurement path
         var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();
         var heartbeat = Task.WhenAll(

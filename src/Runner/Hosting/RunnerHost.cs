@@ -1,5 +1,6 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Runner.Telemetry;
 using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -50,6 +51,8 @@ public static class RunnerHost
         }
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
+        // The runs' live figures leave from here, the process that measures them (when Telemetry:OtlpEndpoint is set).
+        builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-runner");
         if (asChild) builder.Services.AddHostedService<ChildPulse>();
 
         var host = builder.Build();

@@ -6,6 +6,7 @@ using System.Text.Json.Nodes;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Runs.Markdown;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Core.Statistics;
@@ -25,7 +26,9 @@ public static class RunsApi
         group.MapPost("/", CreateAsync)
             .Produces<RunDto>(StatusCodes.Status201Created).ProducesValidationProblem();
         group.MapGet("/", ListAsync).CacheOutput(ViewerCache.Policy);
-        group.MapGet("/{id:long}", GetAsync).CacheOutput(ViewerCache.Policy);
+        group.MapGet("/{id:long}", GetAsync).CacheOutput(ViewerCache.Policy)
+            .Produces<RunDto>().Produces(StatusCodes.Status200OK, contentType: "text/markdown").Produces(StatusCodes.Status404NotFound)
+            .ProducesProblem(StatusCodes.Status409Conflict).ProducesValidationProblem();
         group.MapPost("/{id:long}/cancel", CancelAsync);
         group.MapGet("/{id:long}/samples", SamplesAsync);
         group.MapGet("/{id:long}/analysis", AnalysisAsync);
@@ -104,11 +107,22 @@ public static class RunsApi
     /// <summary>
     /// A run with its statistics and, for a completed run of a saved benchmark, <c>thresholds</c> (pass/fail,
     /// for a CI gate) and <c>regression</c>; <c>?includeStats=false</c> skips all that (cheap polling of progress).
+    /// <c>?format=markdown</c> answers a finished run's summary as Markdown tables for a post (go-wrk/ab layout,
+    /// percentile ladder, per-window tables of <c>?window=</c> seconds); JSON is the default.
     /// </summary>
-    static async Task<Results<Ok<RunDto>, NotFound>> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display,
-        Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, HttpContext context, CancellationToken ct, bool includeStats = true)
+    static async Task<IResult> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display,
+        Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, HttpContext context, CancellationToken ct, bool includeStats = true, string? format = null, int? window = null)
     {
         var shown = Shown(context, display);
+        var markdown = format?.Trim().ToLowerInvariant() switch
+        {
+            null or "" or "json" => false,
+            "markdown" or "md" => true,
+            _ => (bool?)null,
+        };
+        if (markdown is null)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["format"] = ["Choose json (the default) or markdown."] });
+        if (markdown == true) return await MarkdownAsync(id, queries, shown, window, ct);
         if (!includeStats)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
@@ -117,6 +131,23 @@ public static class RunsApi
         var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
         var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.Regression);
         return TypedResults.Ok(RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) });
+    }
+
+    /// <summary>A finished run's Markdown (<see cref="RunMarkdown"/>), from its digest: as cheap as its page, whatever its size.</summary>
+    static async Task<IResult> MarkdownAsync(long id, RunQueries queries, Func<string, string> shown, int? window, CancellationToken ct)
+    {
+        if (await queries.FindAsync(id, ct) is not { } run) return TypedResults.NotFound();
+        if (!run.Status.IsFinal())
+            return TypedResults.Problem(title: "The run has not finished.", detail: $"Run {id} is {run.Status.ToApiName()}: its Markdown summary comes when it ends.", statusCode: StatusCodes.Status409Conflict);
+        if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
+        try
+        {
+            return TypedResults.Text(RunMarkdown.Of(report.Run, report.Digest, shown(report.Run.ParametersJson), window), "text/markdown; charset=utf-8");
+        }
+        catch (ArgumentException ex)
+        {
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["window"] = [ex.Message] });
+        }
     }
 
     /// <summary>
