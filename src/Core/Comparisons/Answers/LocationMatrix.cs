@@ -12,7 +12,7 @@ public sealed record LocationRow(string Location, IReadOnlyList<LocationCell?> C
 
 /// <summary>
 /// Seed 001's answer: the locations side by side, wall time per phase (one large write ≈ its download,
-/// creating many small files ≈ its extraction, deleting them ≈ its <c>rm -rf</c>), each as a ratio to the
+/// creating many small files ≈ its extraction; deleting them is its <c>rm -rf</c>), each as a ratio to the
 /// fastest location in that phase, so "up to ~20× slower on the share" reads straight off the table.
 /// </summary>
 public sealed record LocationMatrix(IReadOnlyList<string> Phases, IReadOnlyList<LocationRow> Rows)
@@ -26,7 +26,6 @@ public sealed record LocationMatrix(IReadOnlyList<string> Phases, IReadOnlyList<
     {
         FileSystemPhases.LargeWrite => "download",
         FileSystemPhases.Create => "extract",
-        FileSystemPhases.Delete => "delete",
         _ => null,
     };
 

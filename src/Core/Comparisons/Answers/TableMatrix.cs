@@ -48,27 +48,41 @@ public static class TableMatrix
                 double? ratio = f.P50PerEntityNs is { } m && baseline?.P50PerEntityNs is > 0 ? m / baseline.P50PerEntityNs : null;
                 var call = isBaseline ? null : f.MedianCall;
                 cells[expect ? 0 : 1, nagle ? 0 : 1] = new TableCell(f.Series, expect, nagle, isBaseline, f.P50PerEntityNs, ratio, call,
-                    call is VerdictCall.Faster or VerdictCall.Slower ? Reason(group.Key, expect, nagle, call.Value, ratio) : null);
+                    call is VerdictCall.Faster or VerdictCall.Slower ? Reason(group.Key, expect, nagle, call.Value, SavedMs(baseline, f)) : null);
             }
             return new TableOperationMatrix(group.Key, group.First().Figures.EntitiesPerRequest, cells);
         }).ToList();
     }
 
-    /// <summary>Why a combination that the verdict calls different is so, in one sentence a reader can act on.</summary>
-    public static string Reason(string operation, bool expect, bool nagle, VerdictCall call, double? ratio)
+    /// <summary>A difference per request in this range is the size of a delayed ACK (Linux 40 ms, Windows up to 200 ms).</summary>
+    const double DelayedAckFromMs = 25, DelayedAckToMs = 250;
+
+    /// <summary>
+    /// Why a combination that the verdict calls different is so, in one sentence a reader can act on. The
+    /// delayed ACK is named only when the measured difference per request is its size: with Nagle on, the
+    /// body's last small segment waits for the server's ACK of the first, which the server holds back.
+    /// </summary>
+    /// <param name="savedMs">Baseline's median per request less this cell's (negative: this cell is slower).</param>
+    public static string Reason(string operation, bool expect, bool nagle, VerdictCall call, double? savedMs)
     {
         var body = operation == "batch" ? "the batch's body" : "the entity's body";
-        if (call == VerdictCall.Slower && nagle && !expect)
-            return $"Nagle on with Expect off: the last small segment of {body} waits for the server to ACK the first, and the server delays that ACK by about 40 ms (delayed ACK). Turn Nagle off.";
-        if (call == VerdictCall.Faster && !expect && !nagle)
-            return "Both off: the body goes at once, with no wait for 100 Continue and no segment held back for an ACK.";
+        var ackSized = savedMs is { } d && Math.Abs(d) is >= DelayedAckFromMs and <= DelayedAckToMs;
+        var per = savedMs is { } ms ? $"{Math.Abs(ms):0.#} ms {(ms >= 0 ? "less" : "more")} per request" : "A difference";
+        if (call == VerdictCall.Slower && nagle && !expect && ackSized)
+            return $"{per}: with Nagle on and Expect off, the last small segment of {body} waits for the server to ACK the first, and the server delays that ACK (about 40 ms on Linux). Turn Nagle off.";
+        if (call == VerdictCall.Faster && !nagle && ackSized)
+            return $"{per}, the size of a delayed ACK: with Nagle on, the last small segment of {body} waits for the server's ACK of the first, which the server holds back (about 40 ms on Linux); Nagle off sends it at once.";
+        if (call == VerdictCall.Faster && !expect && nagle)
+            return $"{per}: Expect off sends {body} at once instead of waiting a round trip for 100 Continue.";
         if (call == VerdictCall.Faster && !expect)
-            return $"Expect off saves the round trip spent waiting for 100 Continue before {body} is sent.";
-        if (call == VerdictCall.Faster && !nagle)
-            return $"Nagle off sends {body}'s small segments at once instead of holding one back until an ACK arrives.";
-        var change = ratio is { } r ? (r >= 1 ? $"{Verdicts.Times(r)} slower" : $"{Verdicts.Times(1 / r)} faster") : "different";
-        return $"{change} than both on, and the variants took turns, so the machine's drift cannot explain it.";
+            return $"{per}: with both off, {body} goes at once: no wait for 100 Continue, no segment held back for an ACK.";
+        if (call == VerdictCall.Faster)
+            return $"{per}: Nagle off sends {body}'s small segments at once instead of holding one back until an ACK arrives.";
+        return $"{per}; the variants took turns, so the machine's drift cannot explain it.";
     }
+
+    static double? SavedMs(TableVariantFigures? baseline, TableVariantFigures f) =>
+        baseline?.P50PerEntityNs is { } b && f.P50PerEntityNs is { } m ? (b - m) * f.EntitiesPerRequest / 1e6 : null;
 
     /// <summary>"batch/expect-off/nagle-on" → (batch, false, true).</summary>
     static (string Operation, bool Expect, bool Nagle)? Parse(string series)

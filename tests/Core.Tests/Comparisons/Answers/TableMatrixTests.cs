@@ -46,7 +46,9 @@ public class TableMatrixTests
         Assert.True(delayed.StandsOut);
         Assert.InRange(delayed.Ratio!.Value, 20, 22);
         Assert.EndsWith("× slower", delayed.RatioText);
-        Assert.Contains("40 ms", delayed.Reason);
+        Assert.StartsWith("4", delayed.Reason); // "40.x ms more per request: with Nagle on and Expect off, …"
+        Assert.Contains("ms more per request: with Nagle on and Expect off", delayed.Reason);
+        Assert.Contains("delays that ACK", delayed.Reason);
 
         foreach (var same in new[] { matrix.At(true, false)!, matrix.At(false, false)! })
         {
@@ -55,6 +57,21 @@ public class TableMatrixTests
         }
         // Medians per entity: 2 ms a batch of 10 is 200 µs an entity.
         Assert.InRange(baseline.MedianPerEntityNs!.Value, 200_000, 220_000);
+    }
+
+    [Theory]
+    [InlineData(false, true, VerdictCall.Slower, -40.0, "delays that ACK")]
+    [InlineData(true, false, VerdictCall.Faster, 47.6, "the size of a delayed ACK")]
+    [InlineData(false, false, VerdictCall.Faster, 48.0, "the size of a delayed ACK")]
+    [InlineData(true, false, VerdictCall.Faster, 2.0, "Nagle off sends")]
+    [InlineData(false, true, VerdictCall.Faster, 2.6, "100 Continue")]
+    [InlineData(false, true, VerdictCall.Slower, -3.0, "took turns")]
+    public void TheDelayedAckIsNamedOnlyWhenTheDifferenceIsItsSize(bool expect, bool nagle, VerdictCall call, double savedMs, string said)
+    {
+        var reason = TableMatrix.Reason("batch", expect, nagle, call, savedMs);
+
+        Assert.Contains(said, reason);
+        Assert.Equal(said.Contains("ACK"), reason.Contains("delayed ACK") || reason.Contains("delays that ACK"));
     }
 
     [Fact]
