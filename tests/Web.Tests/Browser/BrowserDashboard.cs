@@ -13,16 +13,19 @@ namespace BenchDashboard.Web.Tests.Browser;
 sealed record BrowserDashboard(PublishedApp App, string Url, HttpClient Api, TempDirectory Dir) : IAsyncDisposable
 {
     /// <param name="demo">Save the demo benchmarks, as a new user's first start does.</param>
-    public static async Task<BrowserDashboard> StartAsync(PublishedOutput published, bool demo = false)
+    /// <param name="settings">More configuration as environment variables (a test's Azurite as <c>ConnectionStrings__tables</c>).</param>
+    public static async Task<BrowserDashboard> StartAsync(PublishedOutput published, bool demo = false, IReadOnlyDictionary<string, string>? settings = null)
     {
         var dir = new TempDirectory();
         var port = PublishedAppTests.FreePort();
         var url = $"http://127.0.0.1:{port}";
-        var app = PublishedApp.Start(published.Folder, published.Folder, new()
+        var environment = new Dictionary<string, string?>
         {
             ["ASPNETCORE_URLS"] = url, ["ASPNETCORE_ENVIRONMENT"] = "Development", ["Database__Path"] = dir.File("bench.db"),
             ["Demo__Seed"] = demo ? "true" : "false", ["HOME"] = dir.Path, ["Runner__PollIntervalMs"] = "100", ["Runner__HeartbeatIntervalMs"] = "250",
-        });
+        };
+        foreach (var (name, value) in settings ?? new Dictionary<string, string>()) environment[name] = value;
+        var app = PublishedApp.Start(published.Folder, published.Folder, environment);
         var api = new HttpClient { BaseAddress = new Uri(url), Timeout = TimeSpan.FromSeconds(20) };
         await app.UntilHealthyAsync(api);
         return new BrowserDashboard(app, url, api, dir);
