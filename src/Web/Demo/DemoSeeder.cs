@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Benchmarks.FileSystem;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
@@ -20,7 +21,7 @@ public sealed class DemoOptions
 
 /// <summary>
 /// Gives a first-time user something to look at: once the server listens (so the built-in targets' address
-/// is known), an empty database gets five demo benchmarks and a first run is queued.
+/// is known), an empty database gets six demo benchmarks and a first run is queued.
 /// </summary>
 sealed class DemoSeeder(
     IHostApplicationLifetime lifetime, IServer server, IServiceScopeFactory scopes,
@@ -68,6 +69,9 @@ sealed class DemoSeeder(
             await store.SaveAsync(null, "Demo: cache writes and reads, in-process", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
             await store.SaveAsync(null, "Demo: page that reads 64 small files",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
+            // Seed 001 on the two locations every dashboard has: local temp and its content folder (on App Service, the shared storage).
+            await store.SaveAsync(null, "Demo: file system on each location (seed 001)",
+                new FileSystemParameters { Directories = [FileSystemOptions.TempRoot, "content"], FileCount = 500, LargeFileMiB = 8 }, null, true, ct);
             // Seed 003 against the development storage account: Azurite, which the runner starts when the first run needs it.
             var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off",
                 new TableParameters { Connection = DemoTableConnection, Requests = 200, WarmupRequests = 10 }, null, true, ct);

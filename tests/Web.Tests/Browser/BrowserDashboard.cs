@@ -13,7 +13,7 @@ namespace BenchDashboard.Web.Tests.Browser;
 sealed record BrowserDashboard(PublishedApp App, string Url, HttpClient Api, TempDirectory Dir) : IAsyncDisposable
 {
     /// <param name="demo">Save the demo benchmarks, as a new user's first start does.</param>
-    /// <param name="settings">More environment variables for the dashboard (and so its runner child).</param>
+    /// <param name="settings">More environment variables for the dashboard (and so its runner child): a test's Azurite as <c>ConnectionStrings__tables</c>, say.</param>
     public static async Task<BrowserDashboard> StartAsync(PublishedOutput published, bool demo = false, Dictionary<string, string?>? settings = null)
     {
         var dir = new TempDirectory();

@@ -11,16 +11,21 @@ namespace BenchDashboard.Core.Benchmarks.Tables;
 /// misleading, because interleaving gives each variant 1/N of the run.
 /// Per-entity latencies are the request's divided by the entities it carries (a percentile divided by a
 /// constant is the percentile of the divided values, so these are exact nearest-rank figures).
+/// <see cref="MedianCall"/> is the verdict on the median against the same operation's variant with both
+/// toggles on (seed 003's baseline), by a block bootstrap over the interleaved turns; null for that variant
+/// itself, for too few requests, and for figures stored before it existed.
 /// </summary>
 public sealed record TableVariantFigures(
     string Series, int EntitiesPerRequest, int Requests, int Succeeded, long EntitiesWritten, double? EntitiesPerSecond,
-    double? MeanPerEntityNs, double? P50PerEntityNs, double? P95PerEntityNs, IReadOnlyDictionary<int, int> Statuses)
+    double? MeanPerEntityNs, double? P50PerEntityNs, double? P95PerEntityNs, IReadOnlyDictionary<int, int> Statuses,
+    Comparisons.VerdictCall? MedianCall = null)
 {
     public static IReadOnlyList<TableVariantFigures> From(TableParameters p, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples)
     {
         var measured = samples.Where(s => !s.IsWarmup && s.Series is not null).GroupBy(s => s.Series!).ToDictionary(g => g.Key, g => g.ToList());
         var figures = new List<TableVariantFigures>();
-        foreach (var variant in p.Variants())
+        var variants = p.Variants();
+        foreach (var variant in variants)
         {
             var stats = series.FirstOrDefault(s => s.Name == variant.Series)?.Statistics;
             var own = measured.GetValueOrDefault(variant.Series) ?? [];
@@ -31,8 +36,21 @@ public sealed record TableVariantFigures(
             var latency = stats?.Latency;
             figures.Add(new TableVariantFigures(variant.Series, per, own.Count, succeeded, written,
                 stats is { ElapsedNs: > 0 } ? written / (stats.ElapsedNs / 1e9) : null,
-                latency?.MeanNs / per, latency?.P50Ns / (double)per, latency?.P95Ns / (double)per, statuses));
+                latency?.MeanNs / per, latency?.P50Ns / (double)per, latency?.P95Ns / (double)per, statuses,
+                CallAgainstBaseline(variants, variant, measured)));
         }
         return figures;
+    }
+
+    /// <summary>The variant's median against its operation's both-on variant; they took turns, so their turns are paired.</summary>
+    static Comparisons.VerdictCall? CallAgainstBaseline(IReadOnlyList<TableVariant> variants, TableVariant variant, Dictionary<string, List<Sample>> measured)
+    {
+        var baseline = variants.FirstOrDefault(v => v.Operation == variant.Operation && v.Expect100Continue && v.Nagle);
+        if (baseline is null || baseline == variant) return null;
+        IReadOnlyList<long> Answered(TableVariant v) =>
+            (measured.GetValueOrDefault(v.Series) ?? []).Where(s => !s.Error.IsTransportError()).OrderBy(s => s.Index).Select(s => s.LatencyNs).ToList();
+        return BlockBootstrap.Change(Answered(baseline), Answered(variant), 500) is { } change
+            ? Comparisons.Verdicts.Call(change, Comparisons.NoiseModel.Interleaved, Comparisons.Verdicts.DefaultMargin)
+            : null;
     }
 }

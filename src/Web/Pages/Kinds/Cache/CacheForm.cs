@@ -4,7 +4,7 @@ using BenchDashboard.Core.Benchmarks.Cache;
 namespace BenchDashboard.Web.Pages.Kinds.Cache;
 
 /// <summary>The cache benchmark's fields as the new-run form and the editor bind them.</summary>
-[KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml")]
+[KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml", Answer = "/Pages/Kinds/Cache/_Answer.cshtml")]
 public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, durationSeconds: 10, timeoutMs: 5_000)
 {
     public static readonly CachePhase[] AllPhases = Enum.GetValues<CachePhase>();

@@ -4,7 +4,7 @@ using BenchDashboard.Core.Benchmarks.Http;
 namespace BenchDashboard.Web.Pages.Kinds.Http;
 
 /// <summary>The HTTP benchmark's fields as the new-run form and the editor bind them.</summary>
-[KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml")]
+[KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml", Answer = "/Pages/Kinds/Http/_Answer.cshtml")]
 public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
 {
     public string Url { get; set; } = "";

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Benchmarks.Tables;
 namespace BenchDashboard.Web.Pages.Kinds.Tables;
 
 /// <summary>The Table Storage benchmark's fields as the new-run form and the editor bind them.</summary>
-[KindPages(TableKind.KindName, Prefix = "Table", Fields = "/Pages/Kinds/Tables/_TableFields.cshtml", Run = "/Pages/Kinds/Tables/_TableRun.cshtml")]
+[KindPages(TableKind.KindName, Prefix = "Table", Fields = "/Pages/Kinds/Tables/_TableFields.cshtml", Run = "/Pages/Kinds/Tables/_TableRun.cshtml", Answer = "/Pages/Kinds/Tables/_Answer.cshtml")]
 public sealed class TableForm() : LoadModelForm<TableParameters>(requests: 200, durationSeconds: 60, timeoutMs: 30_000)
 {
     public string? Connection { get; set; } = "tables";
