@@ -70,7 +70,7 @@ sealed class DemoSeeder(
             await store.SaveAsync(null, "Demo: page that reads 64 small files",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
             // Seed 001 on the two locations every dashboard has: local temp and its content folder (on App Service, the shared storage).
-            await store.SaveAsync(null, "Demo: file system on each location (seed 001)",
+            await store.SaveAsync(null, "Demo: file system on each location",
                 new FileSystemParameters { Directories = [FileSystemOptions.TempRoot, "content"], FileCount = 500, LargeFileMiB = 8 }, null, true, ct);
             // Seed 003 against the development storage account: Azurite, which the runner starts when the first run needs it.
             var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off",

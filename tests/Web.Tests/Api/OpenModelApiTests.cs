@@ -31,7 +31,10 @@ public class OpenModelApiTests
         Assert.True(stats.GetProperty("p50Ms").GetDouble() >= service.GetProperty("p50Ms").GetDouble()); // corrected ≥ service, sample by sample
         Assert.Equal(400, stats.GetProperty("lag").GetProperty("count").GetInt32());
         var perSecond = run.GetProperty("load").GetProperty("perSecond").EnumerateArray().ToList();
-        Assert.Equal([200, 200], perSecond.Select(p => p.GetProperty("due").GetInt32()));
+        // 200 due in each of the two seconds; an operation due near the end that started late (a busy machine)
+        // adds a third second in which it started and none was due.
+        Assert.Equal([200, 200], perSecond.Take(2).Select(p => p.GetProperty("due").GetInt32()));
+        Assert.All(perSecond.Skip(2), p => Assert.Equal(0, p.GetProperty("due").GetInt32()));
         Assert.Equal(400, perSecond.Sum(p => p.GetProperty("started").GetInt32()));
 
         var samples = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}/samples");

@@ -17,7 +17,7 @@ public sealed class Seed001JobTests(PublishedOutput published)
         var page = await browser.OpenAsync("about:blank", DemoJob.Width, DemoJob.Height);
         var steps = new UserSteps(page);
 
-        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "file system on each location (seed 001)");
+        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "Demo: file system on each location");
 
         steps.AtMost(5);
         await DemoJob.AssertInFirstScreenAsync(page, answer);

@@ -17,7 +17,7 @@ public sealed class Seed002JobTests(PublishedOutput published)
         var page = await browser.OpenAsync("about:blank", DemoJob.Width, DemoJob.Height);
         var steps = new UserSteps(page);
 
-        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "cold first request, then cacheable (seed 002)");
+        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "Demo: cold first request, then served from cache");
 
         steps.AtMost(5);
         await DemoJob.AssertInFirstScreenAsync(page, answer);

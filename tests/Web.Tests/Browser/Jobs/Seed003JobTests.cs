@@ -21,7 +21,7 @@ public sealed class Seed003JobTests(PublishedOutput published)
         var page = await browser.OpenAsync("about:blank", DemoJob.Width, DemoJob.Height);
         var steps = new UserSteps(page);
 
-        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "Table Storage single vs. batch, Expect and Nagle (seed 003)");
+        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off");
 
         steps.AtMost(5);
         await DemoJob.AssertInFirstScreenAsync(page, answer);

@@ -17,7 +17,7 @@ public sealed class Seed004JobTests(PublishedOutput published)
         var page = await browser.OpenAsync("about:blank", DemoJob.Width, DemoJob.Height);
         var steps = new UserSteps(page);
 
-        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "cache phases in-process (seed 004)");
+        var answer = await DemoJob.RunAsync(steps, dashboard.Url, "Demo: cache writes and reads, in-process");
 
         steps.AtMost(5);
         await DemoJob.AssertInFirstScreenAsync(page, answer);
