@@ -106,7 +106,7 @@ public class RunPageVariantsTests
         var client = app.CreateClient();
         var palette = await client.GetStringAsync("/js/palette.js");
         Assert.Matches("p95: '#[0-9a-f]{6}'", palette);
-        foreach (var script in new[] { "run-details", "compare", "trend" })
+        foreach (var script in new[] { "run-details", "run-live", "compare", "trend" })
         {
             var text = await client.GetStringAsync($"/js/{script}.js");
             Assert.DoesNotMatch("#[0-9a-fA-F]{6}\\b", text); // no colour of its own: p95 is one colour on every page
