@@ -167,7 +167,7 @@ public sealed class CacheBenchmarkTests
     {
         await using var redis = await RedisServer.StartAsync();
         await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
-        var p = CacheRuns.Redis("killed") with { Requests = 400_000, Phases = [CachePhase.Write, CachePhase.ReadSame], TimeoutMs = 1000 };
+        var p = CacheRuns.Redis("killed") with { Requests = null, DurationSeconds = 120, Phases = [CachePhase.Write, CachePhase.ReadSame], TimeoutMs = 1000 };
         var killedAt = DateTime.MinValue;
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
@@ -212,7 +212,7 @@ public sealed class CacheBenchmarkTests
     {
         await using var redis = await RedisServer.StartAsync();
         await using var host = await CacheRuns.HostAsync(redis.ConnectionString);
-        var p = CacheRuns.Redis("hung") with { Requests = 100_000, Phases = [CachePhase.Write], TimeoutMs = 500, Concurrency = 4 };
+        var p = CacheRuns.Redis("hung") with { Requests = null, DurationSeconds = 120, Phases = [CachePhase.Write], TimeoutMs = 500, Concurrency = 4 };
         var pausedAt = DateTime.MinValue;
         var (run, samples) = await CacheRuns.ExecuteAsync(host, p, async runId =>
         {
