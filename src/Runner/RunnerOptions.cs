@@ -73,6 +73,15 @@ public sealed class RunnerOptions
     /// </summary>
     [Range(0, 100_000)] public int SelfWarmupRequests { get; set; }
 
+    /// <summary>
+    /// Child runner only: socket completions run their continuation at once on one event thread
+    /// (<c>DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1</c>, <c>…_THREAD_COUNT=1</c>) instead of being handed to a pool
+    /// thread, which must first wake. On two cores that hand-off was the runner's largest cost: it slowed both
+    /// the client and the server it measures (bench/README.md "Socket completions on the event thread").
+    /// The runtime reads these once, at start, for the whole process, so they are set on the child's environment.
+    /// </summary>
+    public bool InlineSocketCompletions { get; set; } = true;
+
     /// <summary>When storing samples has failed this long (a lock, a full or failing disk), the run's load stops.</summary>
     [Range(1, 3_600)] public int StorageStallSeconds { get; set; } = 20;
 

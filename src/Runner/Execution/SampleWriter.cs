@@ -123,7 +123,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             Interlocked.Exchange(ref attemptStarted, started);
             try
             {
-                await SaveAsync(batch);
+                await Task.Run(() => Save(batch));
                 Interlocked.Exchange(ref attemptStarted, 0);
                 Interlocked.Add(ref stored, batch.Count);
                 if (Interlocked.Exchange(ref failingSince, 0) is var since and > 0) RecordFailure(Stopwatch.GetElapsedTime(since));
@@ -152,21 +152,24 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         && Stopwatch.GetElapsedTime(Math.Max(completed, Interlocked.Read(ref failingSince))) > giveUpAfter;
 
     /// <summary>
-    /// One transaction for the batch. After SQLITE_FULL (or a read-only WAL) SQLite has already rolled the
-    /// transaction back, so rolling back again, which disposing the transaction or closing the connection does,
+    /// One transaction for the batch, with blocking calls, on a pool thread (<see cref="SaveWithRetriesAsync"/> runs it
+    /// with <c>Task.Run</c>). Not async on purpose: with socket completions inline
+    /// (<see cref="RunnerOptions.InlineSocketCompletions"/>) an awaited PostgreSQL read resumes on the one event
+    /// thread, and the rest of the batch's COPY would run there, holding up every measured connection.
+    /// After SQLITE_FULL (or a read-only WAL) SQLite has already rolled the transaction back, so rolling back again, which disposing the transaction or closing the connection does,
     /// throws "cannot rollback - no transaction is active": that must never replace the failure that matters.
     /// </summary>
-    async Task SaveAsync(List<Sample> batch)
+    void Save(List<Sample> batch)
     {
-        var scope = scopes.CreateAsyncScope();
+        var scope = scopes.CreateScope();
         IDbContextTransaction? transaction = null;
         Exception? failure = null;
         try
         {
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-            transaction = await db.Database.BeginTransactionAsync();
-            await InsertAsync(db, transaction, batch);
-            await transaction.CommitAsync();
+            transaction = db.Database.BeginTransaction();
+            Insert(db, transaction, batch);
+            transaction.Commit();
         }
         catch (Exception ex)
         {
@@ -177,12 +180,12 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         {
             try
             {
-                if (transaction is not null) await transaction.DisposeAsync();
-                await scope.DisposeAsync();
+                transaction?.Dispose();
+                scope.Dispose();
             }
             catch (Exception) when (failure is not null)
             {
-                try { await scope.DisposeAsync(); } catch (Exception) { } // the connection still goes back to the pool
+                try { scope.Dispose(); } catch (Exception) { } // the connection still goes back to the pool
             }
         }
     }
@@ -195,25 +198,25 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
     static readonly string CopySql =
         $"COPY \"Samples\" ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) FROM STDIN (FORMAT BINARY)";
 
-    static async Task InsertAsync(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
+    static void Insert(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
     {
         if (db.IsPostgreSql())
         {
-            await CopyAsync((NpgsqlConnection)db.Database.GetDbConnection(), batch);
+            Copy((NpgsqlConnection)db.Database.GetDbConnection(), batch);
             return;
         }
-        await using var insert = db.Database.GetDbConnection().CreateCommand();
+        using var insert = db.Database.GetDbConnection().CreateCommand();
         insert.Transaction = transaction.GetDbTransaction();
         insert.CommandText = InsertSql;
         var columns = SampleColumns.All;
         var parameters = new DbParameter[columns.Count];
         for (var i = 0; i < parameters.Length; i++) parameters[i] = Parameter(insert, $"$p{i}");
-        await insert.PrepareAsync();
+        insert.Prepare();
 
         foreach (var s in batch)
         {
             for (var i = 0; i < parameters.Length; i++) parameters[i].Value = columns[i].DatabaseValue(s);
-            await insert.ExecuteNonQueryAsync();
+            insert.ExecuteNonQuery();
         }
     }
 
@@ -221,27 +224,27 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
     /// Inside the batch's transaction like the INSERTs, so a failed COPY stores nothing and the retry stores the
     /// batch once. Each value is written as its CLR type, which is the column's (EF maps the same properties).
     /// </summary>
-    static async Task CopyAsync(NpgsqlConnection connection, List<Sample> batch)
+    static void Copy(NpgsqlConnection connection, List<Sample> batch)
     {
         var columns = SampleColumns.All;
-        await using var importer = await connection.BeginBinaryImportAsync(CopySql);
+        using var importer = connection.BeginBinaryImport(CopySql);
         foreach (var s in batch)
         {
-            await importer.StartRowAsync();
+            importer.StartRow();
             foreach (var column in columns)
             {
                 switch (column.DatabaseValue(s))
                 {
-                    case DBNull: await importer.WriteNullAsync(); break;
-                    case long value: await importer.WriteAsync(value); break;
-                    case int value: await importer.WriteAsync(value); break;
-                    case bool value: await importer.WriteAsync(value); break;
-                    case string value: await importer.WriteAsync(value); break;
+                    case DBNull: importer.WriteNull(); break;
+                    case long value: importer.Write(value); break;
+                    case int value: importer.Write(value); break;
+                    case bool value: importer.Write(value); break;
+                    case string value: importer.Write(value); break;
                     case var value: throw new InvalidOperationException($"Sample column {column.Name} has a type COPY is not told about: {value.GetType().Name}");
                 }
             }
         }
-        await importer.CompleteAsync();
+        importer.Complete();
     }
 
     static DbParameter Parameter(DbCommand command, string name)
