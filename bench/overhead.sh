@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # What the runner adds to what it measures: wrk and the runner one after another against nginx targets of known
-# latency (echo_sleep 1 ms, 10 ms, 50 ms) at c = 1, 4 and 16, in one sitting. The runner twice: with socket
-# completions inline on its event thread (Runner:InlineSocketCompletions, the default) and without, each from a
+# latency (echo_sleep 1 ms, 10 ms, 50 ms) at c = 1, 4 and 16, in one sitting. The runner three times, each from a
 # dashboard of its own (runner in its child process, every sample stored in SQLite), driven through the API as
-# users drive it. Prints p50, p90 and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
+# users drive it: "pool" (continuations on the thread pool: Runner:InlineSocketCompletions=false), "inline" (on
+# the socket engine's one thread) and "blocking" (inline, and each connection's requests sent with blocking calls
+# on a thread of its own: Runner:HttpBlockingUpTo). Prints p50, p90 and p99 of each and the runner's excess over
+# wrk in µs. Not part of the suite.
 #   usage: bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,8 @@ nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 1))/" -o /dev/null && break; sleep 0.1; done
 
 start_dashboard 5197 Runner__InlineSocketCompletions=false Database__Path="$work/pool.db"; pool=$dashboard
-start_dashboard 5198 Database__Path="$work/inline.db"; inline=$dashboard
+start_dashboard 5198 Runner__HttpBlockingUpTo=0 Database__Path="$work/inline.db"; inline=$dashboard
+start_dashboard 5199 Runner__HttpBlockingUpTo=1024 Database__Path="$work/blocking.db"; blocking=$dashboard
 
 wrk_ms() { # url c → "p50 p90 p99" in ms
   wrk -t1 -c"$2" -d1s "$1" >/dev/null
@@ -45,21 +48,20 @@ s = json.load(sys.stdin)['stats']
 print('%.3f %.3f %.3f' % (s['p50Ms'], s['p90Ms'], s['p99Ms']))"
 }
 
-printf "%-7s %3s  %-24s %-24s %-24s %-22s %-22s\n" target c "wrk p50/p90/p99 ms" "pool p50/p90/p99 ms" "inline p50/p90/p99 ms" "pool − wrk µs" "inline − wrk µs"
+printf "%-7s %3s  %-9s %-26s %s\n" target c engine "p50/p90/p99 ms" "− wrk µs"
 port=$((nginx_port + 1))
 for ms in $targets; do
   url="http://127.0.0.1:$port/"
   for c in 1 4 16; do
-    read -r w50 w90 w99 < <(wrk_ms "$url" "$c")
-    read -r p50 p90 p99 < <(runner_ms "$pool" "$url" "$c")
-    read -r i50 i90 i99 < <(runner_ms "$inline" "$url" "$c")
-    python3 - "$ms ms" "$c" "$w50" "$w90" "$w99" "$p50" "$p90" "$p99" "$i50" "$i90" "$i99" <<'PY'
+    read -r w < <(wrk_ms "$url" "$c" | tr ' ' /)
+    printf "%-7s %3s  %-9s %-26s\n" "$ms ms" "$c" wrk "$w"
+    for engine in pool inline blocking; do
+      read -r r < <(runner_ms "${!engine}" "$url" "$c" | tr ' ' /)
+      python3 -c '
 import sys
-t, c, *v = sys.argv[1:]; w, p, i = [list(map(float, v[k:k + 3])) for k in (0, 3, 6)]
-fig = lambda x: "/".join("%.3f" % a for a in x)
-diff = lambda x: "/".join("%+.0f" % ((a - b) * 1000) for a, b in zip(x, w))
-print("%-7s %3s  %-24s %-24s %-24s %-22s %-22s" % (t, c, fig(w), fig(p), fig(i), diff(p), diff(i)))
-PY
+t, c, e, w, r = sys.argv[1:]
+print("%-7s %3s  %-9s %-26s %s" % (t, c, e, r, "/".join("%+.0f" % ((float(a) - float(b)) * 1000) for a, b in zip(r.split("/"), w.split("/")))))' "$ms ms" "$c" "$engine" "$w" "$r"
+    done
   done
   port=$((port + 1))
 done

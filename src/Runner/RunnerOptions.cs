@@ -82,6 +82,15 @@ public sealed class RunnerOptions
     /// </summary>
     public bool InlineSocketCompletions { get; set; } = true;
 
+    /// <summary>
+    /// HTTP runs with at most this many connections send each connection's requests with blocking calls on a thread
+    /// of its own (<see cref="Http.HttpChannel.Blocking"/>), closed model only; above it, asynchronously. 0: never.
+    /// One connection gains most (no hand-off at all between the kernel's answer and the clock); with more, the
+    /// threads contend for two cores and the one event thread does as well or better (bench/README.md "Socket
+    /// completions on the event thread").
+    /// </summary>
+    [Range(0, 1024)] public int HttpBlockingUpTo { get; set; } = 1;
+
     /// <summary>When storing samples has failed this long (a lock, a full or failing disk), the run's load stops.</summary>
     [Range(1, 3_600)] public int StorageStallSeconds { get; set; } = 20;
 

@@ -1,7 +1,9 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;
+using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Runner.Http;
 
@@ -11,8 +13,10 @@ namespace BenchDashboard.Runner.Http;
 /// variant's name, and a worker's variants share its connection wherever they can (<see cref="HttpParameters.ConnectionKey"/>):
 /// a connection's own speed must not pass for a variant's.
 /// </summary>
-public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpParameters>
+public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? options = null) : BenchmarkExecutor<HttpParameters>
 {
+    readonly int blockingUpTo = (options?.Value ?? new RunnerOptions()).HttpBlockingUpTo;
+
     /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
     public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
     {
@@ -27,7 +31,7 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
-        using var requests = new Requests(variants, parameters.Concurrency, policy);
+        using var requests = new Requests(variants, parameters.Concurrency, policy, blocking: parameters.Model == LoadModel.Closed && parameters.Concurrency <= blockingUpTo);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
@@ -45,14 +49,14 @@ public sealed class HttpBenchmark(TargetPolicy policy) : BenchmarkExecutor<HttpP
         readonly HttpConnection[][] connections;
         readonly List<HttpChannel> channels = [];
 
-        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy) =>
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool blocking) =>
             connections = Enumerable.Range(0, workers).Select(_ =>
             {
                 var shared = new Dictionary<string, HttpChannel>();
                 return variants.Select(v =>
                 {
                     var key = v.Parameters.ConnectionKey();
-                    if (!shared.TryGetValue(key, out var channel)) channels.Add(shared[key] = channel = new HttpChannel(v.Parameters.Timeout, policy));
+                    if (!shared.TryGetValue(key, out var channel)) channels.Add(shared[key] = channel = new HttpChannel(v.Parameters.Timeout, policy, blocking));
                     return new HttpConnection(v.Parameters, policy, v.Name, channel);
                 }).ToArray();
             }).ToArray();

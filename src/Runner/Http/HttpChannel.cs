@@ -18,9 +18,11 @@ sealed class HttpChannel : IDisposable
     readonly TargetPolicy policy;
     long pendingConnectTicks = -1;
 
-    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy)
+    /// <param name="blocking">Requests are sent with blocking calls on the caller's thread, and connects made with one (<see cref="Blocking"/>).</param>
+    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy, bool blocking = false)
     {
         this.policy = policy;
+        Blocking = blocking;
         Invoker = new HttpMessageInvoker(new SocketsHttpHandler
         {
             MaxConnectionsPerServer = 1,
@@ -36,6 +38,14 @@ sealed class HttpChannel : IDisposable
 
     public HttpMessageInvoker Invoker { get; }
 
+    /// <summary>
+    /// Whether closed-model requests go out with blocking calls, a thread per connection: the thread sleeps in the
+    /// kernel's receive and wakes with the answer, where an asynchronous read must first wake the socket engine
+    /// and then hand its continuation on. Its socket is connected with a blocking call too: a socket that ever ran
+    /// an asynchronous operation stays non-blocking, and its "blocking" reads then go through the engine anyway.
+    /// </summary>
+    public bool Blocking { get; }
+
     /// <summary>The time of the connect made for the request just sent, once; null when it reused the connection.</summary>
     public long? TakeConnectTicks() => Interlocked.Exchange(ref pendingConnectTicks, -1) is var ticks and >= 0 ? ticks : null;
 
@@ -48,7 +58,17 @@ sealed class HttpChannel : IDisposable
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
+            if (Blocking)
+            {
+                using var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), socket);
+                socket.Connect(addresses, context.DnsEndPoint.Port);
+            }
+            else await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
+        }
+        catch (Exception) when (ct.IsCancellationRequested)
+        {
+            socket.Dispose();
+            throw new OperationCanceledException(ct);
         }
         catch
         {

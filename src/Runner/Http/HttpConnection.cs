@@ -52,38 +52,64 @@ sealed class HttpConnection : IDisposable
     /// <summary>
     /// Sends one request and reads the whole body; never throws for a fault of the target. In the open model the
     /// latency counts from when the request was due (<see cref="Operation.LatencyNs"/>); the time to its headers
-    /// always from when it was sent.
+    /// always from when it was sent. On a blocking channel a closed worker's request is sent with blocking calls on
+    /// the worker's own thread (<see cref="HttpChannel.Blocking"/>). Open-model runs never get a blocking channel (the
+    /// pacer starts their requests and must not wait for a connect); the check here keeps it so for any caller.
     /// </summary>
-    public async ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken)
-    {
-        using var request = new HttpRequestMessage(method, uri);
-        foreach (var (name, value) in parameters.Headers)
-            if (!request.Headers.TryAddWithoutValidation(name, value))
-                (request.Content ??= new ByteArrayContent(body ?? [])).Headers.TryAddWithoutValidation(name, value);
-        if (body is not null) request.Content ??= new ByteArrayContent(body);
-        if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
+    public ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken) =>
+        channel.Blocking && operation.Due is null ? new(Send(operation, runToken)) : SendAsyncCore(operation, runToken);
 
-        var sample = operation.Sample();
-        sample.Series = series;
-        var start = Stopwatch.GetTimestamp();
-        operation.Started(sample, start);
+    async ValueTask<Sample> SendAsyncCore(Operation operation, CancellationToken runToken)
+    {
+        using var request = Request();
+        var (sample, start) = Start(operation);
         var ct = timeout.Arm(runToken);
         try
         {
             using var response = await channel.Invoker.SendAsync(request, ct);
-            sample.HeadersNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
-            sample.StatusCode = (int)response.StatusCode;
+            Answered(sample, response, start);
             await using var stream = await response.Content.ReadAsStreamAsync(ct);
             long bytes = 0;
             int read;
             while ((read = await stream.ReadAsync(buffer, ct)) > 0) bytes += read;
-            sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-            sample.Bytes = bytes;
-            sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
-            RecordCachingEvidence(response);
+            Finished(operation, sample, response, start, bytes);
         }
-        catch (OperationCanceledException ex) when (OperationTimeout.IsTimeout(ex, runToken))
+        catch (HttpRequestException ex) when (ex.InnerException is TargetRefusedException refused)
         {
+            throw refused; // not a fault of the target: the run may not go there at all
+        }
+        catch (Exception ex) when (Fault(ex, runToken) is { } error)
+        {
+            sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
+            sample.Error = error;
+        }
+        finally
+        {
+            timeout.Disarm();
+        }
+        return Connected(sample);
+    }
+
+    Sample Send(Operation operation, CancellationToken runToken)
+    {
+        using var request = Request();
+        var (sample, start) = Start(operation);
+        var ct = timeout.Arm(runToken);
+        try
+        {
+            using var response = channel.Invoker.Send(request, ct);
+            Answered(sample, response, start);
+            // A blocking read takes no token: a timeout ends it by closing the response, and with it the connection.
+            using var abort = ct.UnsafeRegister(static r => ((HttpResponseMessage)r!).Dispose(), response);
+            using var stream = response.Content.ReadAsStream(ct);
+            long bytes = 0;
+            int read;
+            while ((read = stream.Read(buffer)) > 0) bytes += read;
+            Finished(operation, sample, response, start, bytes);
+        }
+        catch (Exception ex) when (ct.IsCancellationRequested && ex is IOException or ObjectDisposedException or HttpRequestException)
+        {
+            runToken.ThrowIfCancellationRequested(); // the run's end, not the target's fault
             sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
             sample.Error = ErrorKind.Timeout;
         }
@@ -91,15 +117,62 @@ sealed class HttpConnection : IDisposable
         {
             throw refused; // not a fault of the target: the run may not go there at all
         }
-        catch (Exception ex) when (ex is HttpRequestException or IOException or SocketException)
+        catch (Exception ex) when (Fault(ex, runToken) is { } error)
         {
             sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-            sample.Error = TransportErrorClassifier.Classify(ex);
+            sample.Error = error;
         }
         finally
         {
             timeout.Disarm();
         }
+        return Connected(sample);
+    }
+
+    HttpRequestMessage Request()
+    {
+        var request = new HttpRequestMessage(method, uri);
+        foreach (var (name, value) in parameters.Headers)
+            if (!request.Headers.TryAddWithoutValidation(name, value))
+                (request.Content ??= new ByteArrayContent(body ?? [])).Headers.TryAddWithoutValidation(name, value);
+        if (body is not null) request.Content ??= new ByteArrayContent(body);
+        if (!parameters.KeepAlive) request.Headers.ConnectionClose = true;
+        return request;
+    }
+
+    (Sample Sample, long Start) Start(Operation operation)
+    {
+        var sample = operation.Sample();
+        sample.Series = series;
+        var start = Stopwatch.GetTimestamp();
+        operation.Started(sample, start);
+        return (sample, start);
+    }
+
+    static void Answered(Sample sample, HttpResponseMessage response, long start)
+    {
+        sample.HeadersNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+        sample.StatusCode = (int)response.StatusCode;
+    }
+
+    void Finished(Operation operation, Sample sample, HttpResponseMessage response, long start, long bytes)
+    {
+        sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
+        sample.Bytes = bytes;
+        sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
+        RecordCachingEvidence(response);
+    }
+
+    /// <summary>The error a target's fault is recorded as; null for what is not the target's.</summary>
+    static ErrorKind? Fault(Exception ex, CancellationToken runToken) => ex switch
+    {
+        OperationCanceledException oce when OperationTimeout.IsTimeout(oce, runToken) => ErrorKind.Timeout,
+        HttpRequestException or IOException or SocketException => TransportErrorClassifier.Classify(ex),
+        _ => null,
+    };
+
+    Sample Connected(Sample sample)
+    {
         if (channel.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
         return sample;
     }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
@@ -8,8 +9,13 @@ using BenchDashboard.Core.Benchmarks.Http;
 namespace BenchDashboard.Runner.Tests.Http;
 
 /// <summary>Latency measured against a real Kestrel server on 127.0.0.1 whose delay is known to within µs.</summary>
+[Collection(nameof(HttpAccuracyTests))] // both engines' timings, one at a time: run side by side they slow each other
 public class HttpAccuracyTests
 {
+    /// <summary>Runs with the engine under test: asynchronous sends here, blocking ones in <see cref="BlockingHttpAccuracyTests"/>.</summary>
+    protected virtual Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct);
+
     const long Ms = 1_000_000;
 
     const int Attempts = 3;
@@ -39,7 +45,7 @@ public class HttpAccuracyTests
         var attempts = new List<string>();
         for (var attempt = 1; attempt <= Attempts; attempt++)
         {
-            var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+            var (samples, stats, _) = await Execute(new HttpParameters
             {
                 Url = url.ToString(), Requests = requests, Concurrency = 1, WarmupRequests = 20,
             });
@@ -102,15 +108,15 @@ public class HttpAccuracyTests
     /// finish, as a user's warm-up requests would. It hits the measured URL itself: another path of the
     /// target (Task.Delay is used only for longer delays) would still be tiering up during the measurement.
     /// </summary>
-    static Task WarmUpAsync(Uri url) =>
-        HttpRun.ExecuteAsync(new HttpParameters { Url = url.ToString(), DurationSeconds = 2, Concurrency = 8 });
+    Task WarmUpAsync(Uri url) =>
+        Execute(new HttpParameters { Url = url.ToString(), DurationSeconds = 2, Concurrency = 8 });
 
     [Fact]
     public async Task ConcurrentThroughputObeysLittlesLaw()
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        var (samples, stats, _) = await Execute(new HttpParameters
         {
             Url = target.Url("/delay?ms=10&precise=false").ToString(), Requests = 1600, Concurrency = 16, WarmupRequests = 32,
         });
@@ -127,7 +133,7 @@ public class HttpAccuracyTests
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        var (samples, stats, _) = await Execute(new HttpParameters
         {
             Url = target.Url("/ok").ToString(), Requests = 997, Concurrency = 7, WarmupRequests = 13,
         });
@@ -144,7 +150,7 @@ public class HttpAccuracyTests
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters
+        var (samples, stats, _) = await Execute(new HttpParameters
         {
             Url = target.Url("/delay?ms=5").ToString(), DurationSeconds = 1, Concurrency = 2,
         });
@@ -161,8 +167,8 @@ public class HttpAccuracyTests
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (keepAlive, _, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2 });
-        var (closing, closingStats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2, KeepAlive = false });
+        var (keepAlive, _, _) = await Execute(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2 });
+        var (closing, closingStats, _) = await Execute(new HttpParameters { Url = target.Url("/ok").ToString(), Requests = 40, Concurrency = 2, KeepAlive = false });
 
         Assert.Equal(2, keepAlive.Count(s => s.ConnectNs is not null));
         Assert.Equal(40, closing.Count(s => s.ConnectNs is not null));
@@ -175,10 +181,18 @@ public class HttpAccuracyTests
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (_, _, evidence) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/cacheable").ToString(), Requests = 25, Concurrency = 1 });
+        var (_, _, evidence) = await Execute(new HttpParameters { Url = target.Url("/cacheable").ToString(), Requests = 25, Concurrency = 1 });
 
         Assert.Equal(25, evidence!.Headers["ETag"]["\"v1\""]);
         Assert.Equal(25, evidence.Headers["Cache-Control"]["public, max-age=60"]);
         Assert.False(evidence.Headers.ContainsKey("Expires"));
     }
+}
+
+/// <summary>The same faults and figures with each connection's requests sent with blocking calls on a thread of its own.</summary>
+[Collection(nameof(HttpAccuracyTests))]
+public sealed class BlockingHttpAccuracyTests : HttpAccuracyTests
+{
+    protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
 }

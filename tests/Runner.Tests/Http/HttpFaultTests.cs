@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using BenchDashboard.Core.Security;
+using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
@@ -9,10 +11,14 @@ namespace BenchDashboard.Runner.Tests.Http;
 /// <summary>Faults of a target are classified samples; the run always completes.</summary>
 public class HttpFaultTests
 {
+    /// <summary>Runs with the engine under test: asynchronous sends here, blocking ones in <see cref="BlockingHttpFaultTests"/>.</summary>
+    protected virtual Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct);
+
     [Fact]
     public async Task AClosedPortIsConnectionRefused()
     {
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = FaultyTcpTarget.ClosedPortUrl().ToString(), Requests = 5 });
+        var (samples, stats, _) = await Execute(new HttpParameters { Url = FaultyTcpTarget.ClosedPortUrl().ToString(), Requests = 5 });
 
         Assert.Equal(5, samples.Count);
         Assert.All(samples, s => Assert.Equal(ErrorKind.ConnectionRefused, s.Error));
@@ -26,7 +32,7 @@ public class HttpFaultTests
     {
         await using var target = new FaultyTcpTarget(Fault.ResetMidResponse);
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url.ToString(), Requests = 4 });
+        var (samples, stats, _) = await Execute(new HttpParameters { Url = target.Url.ToString(), Requests = 4 });
 
         Assert.Equal(4, samples.Count);
         Assert.All(samples, s => Assert.Equal(ErrorKind.ConnectionReset, s.Error));
@@ -40,7 +46,7 @@ public class HttpFaultTests
         await using var target = new FaultyTcpTarget(Fault.Stall);
         var clock = Stopwatch.StartNew();
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url.ToString(), Requests = 3, TimeoutMs = 300 });
+        var (samples, stats, _) = await Execute(new HttpParameters { Url = target.Url.ToString(), Requests = 3, TimeoutMs = 300 });
 
         Assert.Equal(3, samples.Count);
         Assert.All(samples, s => Assert.Equal(ErrorKind.Timeout, s.Error));
@@ -55,7 +61,7 @@ public class HttpFaultTests
     {
         await using var target = await KestrelTarget.StartAsync();
 
-        var (samples, stats, _) = await HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/status?code=500").ToString(), Requests = 6 });
+        var (samples, stats, _) = await Execute(new HttpParameters { Url = target.Url("/status?code=500").ToString(), Requests = 6 });
 
         Assert.All(samples, s => Assert.Equal((ErrorKind.HttpStatus, 500), (s.Error, s.StatusCode)));
         Assert.Equal(6, stats.Errors);
@@ -72,7 +78,14 @@ public class HttpFaultTests
 
         // 1,000 requests of 20 ms on two connections would take 10 s.
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() =>
-            HttpRun.ExecuteAsync(new HttpParameters { Url = target.Url("/delay?ms=20").ToString(), Requests = 1000, Concurrency = 2 }, cancel.Token));
+            Execute(new HttpParameters { Url = target.Url("/delay?ms=20").ToString(), Requests = 1000, Concurrency = 2 }, cancel.Token));
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed}");
     }
+}
+
+/// <summary>The same faults and figures with each connection's requests sent with blocking calls on a thread of its own.</summary>
+public sealed class BlockingHttpFaultTests : HttpFaultTests
+{
+    protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
 }

@@ -7,6 +7,7 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.Core.Benchmarks.Http;
+using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Runner.Tests.Http;
 
@@ -16,10 +17,11 @@ static class HttpRun
     /// <summary>The tests' targets listen on 127.0.0.1, which production settings refuse.</summary>
     public static readonly TargetPolicy LoopbackAllowed = new(new TargetOptions { AllowLoopback = true }, isDevelopment: false, siteHostName: null);
 
+    /// <param name="blockingUpTo">Runs with at most this many connections send with blocking calls (<see cref="RunnerOptions.HttpBlockingUpTo"/>).</param>
     public static async Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> ExecuteAsync(
-        HttpParameters parameters, CancellationToken ct = default)
+        HttpParameters parameters, CancellationToken ct = default, int blockingUpTo = 0)
     {
-        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct);
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, blockingUpTo);
         return (samples, stats, context.CachingEvidence);
     }
 
@@ -27,18 +29,18 @@ static class HttpRun
     public static async Task<(List<Sample> Samples, RunStatistics Stats, RunNotes Notes)> ExecuteWithNotesAsync(
         HttpParameters parameters, CancellationToken ct = default)
     {
-        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct);
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, 0);
         return (samples, stats, context.Notes);
     }
 
     static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
-        HttpParameters parameters, CancellationToken ct)
+        HttpParameters parameters, CancellationToken ct, int blockingUpTo)
     {
         var channel = Channel.CreateUnbounded<Sample>();
         var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer.TryWrite);
         try
         {
-            await new HttpBenchmark(LoopbackAllowed).ExecuteAsync(context, ct);
+            await new HttpBenchmark(LoopbackAllowed, Options.Create(new RunnerOptions { HttpBlockingUpTo = blockingUpTo })).ExecuteAsync(context, ct);
         }
         finally
         {
