@@ -34,6 +34,18 @@ public class KindPagesTests
     }
 
     [Fact]
+    public async Task TheUrlExampleNamesTheAddressTheDashboardWasReachedOn()
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        client.BaseAddress = new Uri("http://127.0.0.1:5311/");
+
+        var html = await client.GetStringAsync("/runs/new?kind=http");
+
+        Assert.Contains("placeholder=\"http://127.0.0.1:5311/target/delay?ms=10\"", html);
+    }
+
+    [Fact]
     public async Task AnUnknownKindInTheAddressFallsBackToTheFirstTab()
     {
         await using var app = new DashboardFactory();
