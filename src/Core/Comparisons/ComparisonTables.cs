@@ -45,11 +45,10 @@ public static class ComparisonTables
         text.Append(Title(c)).Append("\n\n");
         Summary(c).WriteTextTo(text);
         text.Append('\n').Append(Legend).Append('\n');
-        if (VerdictTable(c) is { Count: > 0 } verdicts)
-        {
-            text.Append('\n').Append(VerdictsTitle(c)).Append('\n');
-            verdicts.WriteTextTo(text);
-        }
+        // One verdict a line, as benchdash prints them: a table of sentences would be too wide for a terminal.
+        if (c.Verdicts.Count > 0) text.Append('\n').Append(VerdictsTitle(c)).Append('\n');
+        foreach (var v in c.Verdicts)
+            text.Append("  ").Append(c.Items.Single(i => i.Key == v.ItemKey).Label).Append(", ").Append(v.Metric).Append(": ").Append(v.Text).Append('\n');
         foreach (var warning in c.Warnings) text.Append("\nWarning: ").Append(warning.ReplaceLineEndings(" ")).Append('\n');
         if (Differences(c) is { } differences)
         {

@@ -14,9 +14,9 @@
         return copy.textContent.replace(/\s+/g, ' ').trim();
     };
 
-    // The chart's heading, else the heading of the section it is in (the trend and open-load charts have none of their own).
+    // The box's data-title, else the chart's heading, else the heading of the section it is in (the open-load chart's).
     function titleOf(box) {
-        const own = text(box.querySelector('h3'));
+        const own = box.dataset.title || text(box.querySelector('h3'));
         if (own) return own;
         for (let e = box.previousElementSibling; e; e = e.previousElementSibling)
             if (/^H[2-4]$/.test(e.tagName)) return text(e);
@@ -51,7 +51,9 @@
             },
         }]);
         // Datasets copied (their data shared): a plugin that rewrites a dataset's data (decimation) leaves the page's alone.
-        const data = { ...source.data, datasets: source.data.datasets.map(d => ({ ...d })) };
+        // For SVG, a segment option (even empty) makes Chart.js draw lines with moveTo/lineTo, which svgcanvas turns into
+        // paths, instead of through a Path2D object, which it cannot read.
+        const data = { ...source.data, datasets: source.data.datasets.map(d => (platform ? { ...d, segment: d.segment || {} } : { ...d })) };
         return { type: source.type, data, options, plugins: [...(source.plugins || []), whiteBackground], platform };
     }
 
@@ -83,13 +85,30 @@
         }
     }
 
+    // svgcanvas reads each text's font by writing it to a scratch span's style attribute, which the dashboard's
+    // Content-Security-Policy (style-src 'self') refuses, leaving the SVG's text without size, weight or family.
+    // While the chart draws, such a write goes through the CSSOM instead, which the policy allows.
+    function withCssomFonts(draw) {
+        const setAttribute = Element.prototype.setAttribute;
+        Element.prototype.setAttribute = function (name, value) {
+            if (name === 'style' && this instanceof HTMLSpanElement && !this.isConnected && String(value).startsWith('font:')) this.style.cssText = value;
+            else setAttribute.call(this, name, value);
+        };
+        try {
+            return draw();
+        } finally {
+            Element.prototype.setAttribute = setAttribute;
+        }
+    }
+
     async function svg(chart, title) {
-        const { Element } = await import(svgModule);
-        const element = new Element();
+        const svgCanvas = await import(svgModule);
+        const element = new svgCanvas.Element();
         element.width = size.width;
         element.height = size.height;
-        // BasicPlatform: Chart.js draws on the context it is given and asks the page nothing (no DOM canvas, no events).
-        const copy = new Chart(element.getContext('2d'), exportConfig(chart, title, Chart.BasicPlatform));
+        // BasicPlatform: Chart.js draws on the context it is given and asks the page nothing (no DOM canvas, no events);
+        // with animation off it draws inside the constructor, so the font shim below covers every text it writes.
+        const copy = withCssomFonts(() => new Chart(element, exportConfig(chart, title, Chart.BasicPlatform)));
         try {
             const markup = element.ctx.getSerializedSvg(true);
             download(new Blob([markup], { type: 'image/svg+xml;charset=utf-8' }), fileName(title, 'svg'));
