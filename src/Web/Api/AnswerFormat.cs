@@ -10,15 +10,16 @@ public static class AnswerFormats
     /// <summary>Reads <c>?format=</c>; false for a value the endpoint does not answer in (a 400 naming <c>format</c>, never JSON by default).</summary>
     public static bool TryParse(string? value, bool csv, out AnswerFormat format)
     {
-        format = value?.Trim().ToLowerInvariant() switch
+        AnswerFormat? parsed = value?.Trim().ToLowerInvariant() switch
         {
             null or "" or "json" => AnswerFormat.Json,
             "markdown" or "md" => AnswerFormat.Markdown,
             "text" or "txt" => AnswerFormat.Text,
             "csv" when csv => AnswerFormat.Csv,
-            _ => (AnswerFormat)(-1),
+            _ => null,
         };
-        return Enum.IsDefined(format);
+        format = parsed ?? AnswerFormat.Json;
+        return parsed is not null;
     }
 
     public static ValidationProblem Refused(bool csv) => TypedResults.ValidationProblem(new Dictionary<string, string[]>
