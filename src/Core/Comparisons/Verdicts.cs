@@ -60,6 +60,15 @@ public static class Verdicts
             : $"{Times(1 + change)} slower ({level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)})";
     }
 
+    /// <summary>"1.14× faster", "equivalent", "no clear difference", "cannot tell (one run a side)": a verdict in a table cell.</summary>
+    public static string Short(Verdict verdict) => verdict.Call switch
+    {
+        VerdictCall.Faster or VerdictCall.Slower => verdict.Text.Split(" (")[0],
+        VerdictCall.Equivalent => "equivalent",
+        VerdictCall.NoClearDifference => "no clear difference",
+        _ => "cannot tell (one run a side)",
+    };
+
     /// <summary>Two sentences on which variation the interval includes, for the page under the verdicts.</summary>
     public static string Explain(NoiseModel noise, QuantileChange c, RunToRunSpread? spread = null) => noise switch
     {

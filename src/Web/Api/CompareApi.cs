@@ -11,20 +11,24 @@ public static class CompareApi
     public static RouteGroupBuilder MapCompareApi(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/compare").WithTags("Compare");
-        group.MapGet("/", CompareAsync);
+        group.MapGet("/", CompareAsync)
+            .Produces<ComparisonDto>().Produces(StatusCodes.Status200OK, typeof(string), "text/markdown", "text/plain", "text/csv").ProducesValidationProblem();
         return group;
     }
 
     /// <summary>
     /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
-    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV; <c>latency=service</c> compares the
+    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV, <c>format=markdown</c> and <c>format=text</c>
+    /// as a post's table (<see cref="ComparisonTables"/>: each figure with its percentage of the baseline, the
+    /// verdicts, what differs); <c>latency=service</c> compares the
     /// service time of open-model runs instead of their corrected latency. An item may be a group of separate runs,
     /// <c>12+14+16</c> (a space counts as '+'); <c>pick=best</c> takes each group's run with the lowest median
     /// instead of all its runs pooled; <c>margin</c> is the equivalence margin in percent (default 2).
     /// </summary>
-    static async Task<Results<Ok<ComparisonDto>, FileContentHttpResult, ValidationProblem>> CompareAsync(
+    static async Task<IResult> CompareAsync(
         string[]? items, string? baseline, int? seed, string? format, string? latency, string? margin, string? pick, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
+        if (!AnswerFormats.TryParse(format, csv: true, out var answer)) return AnswerFormats.Refused(csv: true);
         if (!GroupPicks.TryParse(pick, out var groupPick))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["pick"] = [GroupPicks.Message] });
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
@@ -33,8 +37,13 @@ public static class CompareApi
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["margin"] = [MarginMessage] });
         var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction, groupPick);
         if (comparison is null) return TypedResults.ValidationProblem(errors);
-        if (!string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase)) return TypedResults.Ok(ComparisonDto.From(comparison));
-        return TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv");
+        return answer switch
+        {
+            AnswerFormat.Csv => TypedResults.File(Encoding.UTF8.GetBytes(Csv(comparison)), "text/csv", "comparison.csv"),
+            AnswerFormat.Markdown => AnswerFormats.Body(ComparisonTables.Markdown(comparison), answer),
+            AnswerFormat.Text => AnswerFormats.Body(ComparisonTables.Text(comparison), answer),
+            _ => TypedResults.Ok(ComparisonDto.From(comparison)),
+        };
     }
 
     public const string MarginMessage = "The margin is a percentage from 0 to 50, e.g. margin=2 for ±2 %.";

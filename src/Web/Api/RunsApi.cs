@@ -7,6 +7,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Runs.Markdown;
+using BenchDashboard.Core.Runs.Text;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Core.Statistics;
@@ -27,11 +28,12 @@ public static class RunsApi
             .Produces<RunDto>(StatusCodes.Status201Created).ProducesValidationProblem();
         group.MapGet("/", ListAsync).CacheOutput(ViewerCache.Policy);
         group.MapGet("/{id:long}", GetAsync).CacheOutput(ViewerCache.Policy)
-            .Produces<RunDto>().Produces(StatusCodes.Status200OK, contentType: "text/markdown").Produces(StatusCodes.Status404NotFound)
+            .Produces<RunDto>().Produces(StatusCodes.Status200OK, typeof(string), "text/markdown", "text/plain").Produces(StatusCodes.Status404NotFound)
             .ProducesProblem(StatusCodes.Status409Conflict).ProducesValidationProblem();
         group.MapPost("/{id:long}/cancel", CancelAsync);
         group.MapGet("/{id:long}/samples", SamplesAsync);
-        group.MapGet("/{id:long}/analysis", AnalysisAsync);
+        group.MapGet("/{id:long}/analysis", AnalysisAsync)
+            .Produces<RunAnalysisDto>().Produces(StatusCodes.Status200OK, typeof(string), "text/markdown", "text/plain").ProducesValidationProblem();
         // Polled every second by each viewer of a running run: one answer a second serves them all.
         group.MapGet("/{id:long}/live", LiveAsync).CacheOutput(ViewerCache.Policy);
         group.MapGet("/{id:long}/histogram.hlog", HistogramLogApi.GetAsync)
@@ -108,41 +110,42 @@ public static class RunsApi
     /// A run with its statistics and, for a completed run of a saved benchmark, <c>thresholds</c> (pass/fail,
     /// for a CI gate) and <c>regression</c>; <c>?includeStats=false</c> skips all that (cheap polling of progress).
     /// <c>?format=markdown</c> answers a finished run's summary as Markdown tables for a post (go-wrk/ab layout,
-    /// percentile ladder, per-window tables of <c>?window=</c> seconds); JSON is the default.
+    /// percentile ladder, per-window tables of <c>?window=</c> seconds); <c>?format=text</c> as go-wrk and ab print
+    /// it (what benchdash prints); JSON is the default.
     /// </summary>
     static async Task<IResult> GetAsync(long id, RunQueries queries, RunHistory history, BenchmarkKinds kinds, ParameterDisplay display,
         Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, HttpContext context, CancellationToken ct, bool includeStats = true, string? format = null, int? window = null)
     {
         var shown = Shown(context, display);
-        var markdown = format?.Trim().ToLowerInvariant() switch
-        {
-            null or "" or "json" => false,
-            "markdown" or "md" => true,
-            _ => (bool?)null,
-        };
-        if (markdown is null)
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["format"] = ["Choose json (the default) or markdown."] });
-        if (markdown == true) return await MarkdownAsync(id, queries, shown, window, ct);
-        if (!includeStats)
+        if (!AnswerFormats.TryParse(format, csv: false, out var answer)) return AnswerFormats.Refused(csv: false);
+        if (answer == AnswerFormat.Markdown) return await MarkdownAsync(id, queries, shown, window, ct);
+        if (answer == AnswerFormat.Text && await queries.FindAsync(id, ct) is { } found && !found.Status.IsFinal()) return NotFinished(found);
+        if (!includeStats && answer == AnswerFormat.Json)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
         var point = await history.PointAsync(report.Run, ct, report.Statistics);
         // Judged as its page judges it, so a pipeline gating on the API cannot pass a run the page shows red.
         var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
         var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.Regression);
-        return TypedResults.Ok(RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) });
+        var dto = RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) };
+        if (answer == AnswerFormat.Json) return TypedResults.Ok(dto);
+        // Laid out from the JSON answer itself, as benchdash lays out what it reads: both print the same.
+        var json = context.RequestServices.GetRequiredService<Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions>>().Value.SerializerOptions;
+        return AnswerFormats.Body(RunText.Format(JsonSerializer.SerializeToElement(dto, json)), AnswerFormat.Text);
     }
+
+    static IResult NotFinished(Run run) => TypedResults.Problem(title: "The run has not finished.",
+        detail: $"Run {run.Id} is {run.Status.ToApiName()}: its summary tables come when it ends.", statusCode: StatusCodes.Status409Conflict);
 
     /// <summary>A finished run's Markdown (<see cref="RunMarkdown"/>), from its digest: as cheap as its page, whatever its size.</summary>
     static async Task<IResult> MarkdownAsync(long id, RunQueries queries, Func<string, string> shown, int? window, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is not { } run) return TypedResults.NotFound();
-        if (!run.Status.IsFinal())
-            return TypedResults.Problem(title: "The run has not finished.", detail: $"Run {id} is {run.Status.ToApiName()}: its Markdown summary comes when it ends.", statusCode: StatusCodes.Status409Conflict);
+        if (!run.Status.IsFinal()) return NotFinished(run);
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
         try
         {
-            return TypedResults.Text(RunMarkdown.Of(report.Run, report.Digest, shown(report.Run.ParametersJson), window), "text/markdown; charset=utf-8");
+            return AnswerFormats.Body(RunMarkdown.Of(report.Run, report.Digest, shown(report.Run.ParametersJson), window), AnswerFormat.Markdown);
         }
         catch (ArgumentException ex)
         {
@@ -168,10 +171,12 @@ public static class RunsApi
     /// <summary>
     /// Seed 003's reading of a run: <c>?window=10</c> (seconds per time window; default: a length that gives
     /// at least 6 windows), <c>?series=read-miss</c> for one phase of a cache run, <c>?latency=service</c> for the
-    /// service time of an open-model run (default: corrected latency).
+    /// service time of an open-model run (default: corrected latency). <c>?format=markdown</c> or <c>text</c>: its
+    /// table per time window alone, the one the run page's copy buttons copy.
     /// </summary>
-    static async Task<Results<Ok<RunAnalysisDto>, NotFound, ValidationProblem>> AnalysisAsync(long id, int? window, string? series, string? latency, RunQueries queries, CancellationToken ct)
+    static async Task<IResult> AnalysisAsync(long id, int? window, string? series, string? latency, string? format, RunQueries queries, CancellationToken ct)
     {
+        if (!AnswerFormats.TryParse(format, csv: false, out var answer)) return AnswerFormats.Refused(csv: false);
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
         if (await queries.ReportAsync(id, ct, basis) is not { } report) return TypedResults.NotFound();
@@ -179,7 +184,14 @@ public static class RunsApi
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
         try
         {
-            return TypedResults.Ok(RunAnalysisDto.From(report.Digest.AnalysisOf(series).At(window), series));
+            var at = report.Digest.AnalysisOf(series).At(window);
+            if (answer == AnswerFormat.Json) return TypedResults.Ok(RunAnalysisDto.From(at, series));
+            var title = RunMarkdown.WindowsTitle(at.WindowSeconds, series) + (basis == LatencyBasis.Service ? ", service time" : "");
+            var table = RunMarkdown.WindowTable(at.Windows);
+            var body = new StringBuilder();
+            if (answer == AnswerFormat.Markdown) table.WriteTo(body.Append("#### ").Append(MarkdownTable.Escape(title)).Append("\n\n"));
+            else table.WriteTextTo(body.Append(title).Append('\n'));
+            return AnswerFormats.Body(body.ToString(), answer);
         }
         catch (ArgumentException ex)
         {

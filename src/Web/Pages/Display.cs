@@ -93,13 +93,7 @@ public static class Display
     }
 
     /// <summary>A verdict in a few words for a table cell: "1.14× faster", "equivalent", "no clear difference", "cannot tell (one run a side)".</summary>
-    public static string Call(Verdict verdict) => verdict.Call switch
-    {
-        VerdictCall.Faster or VerdictCall.Slower => verdict.Text.Split(" (")[0],
-        VerdictCall.Equivalent => "equivalent",
-        VerdictCall.NoClearDifference => "no clear difference",
-        _ => "cannot tell (one run a side)",
-    };
+    public static string Call(Verdict verdict) => Verdicts.Short(verdict);
 
     /// <summary>The colour class of a verdict: only a difference it found is coloured.</summary>
     public static string CallCss(VerdictCall? call) => call switch { VerdictCall.Faster => "better", VerdictCall.Slower => "worse", _ => "" };

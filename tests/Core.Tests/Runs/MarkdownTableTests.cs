@@ -64,4 +64,25 @@ public class MarkdownTableTests
     [Fact]
     public void ARowOfTheWrongWidthIsRefused() =>
         Assert.Throws<ArgumentException>(() => new MarkdownTable("a", "b").Row("only one"));
+
+    [Fact]
+    public void AsTextTheSameCellsStandInAlignedColumnsUnescaped()
+    {
+        var text = new System.Text.StringBuilder();
+        new MarkdownTable("Setting", ">Median (ms)", "Verdict")
+            .Row("WEBSITE_DYNAMIC_CACHE=0 (baseline)", "105.560", "baseline")
+            .Row("a|b *c*", "77.000 (72.9 %)", "1.37× faster")
+            .Row("line\nbreak", "–", "")
+            .WriteTextTo(text);
+
+        Assert.Equal(
+            """
+            Setting                                 Median (ms)  Verdict
+            ----------------------------------  ---------------  ------------
+            WEBSITE_DYNAMIC_CACHE=0 (baseline)          105.560  baseline
+            a|b *c*                             77.000 (72.9 %)  1.37× faster
+            line break                                        –
+
+            """.Replace("\r\n", "\n"), text.ToString());
+    }
 }

@@ -39,9 +39,10 @@ sealed class Browser : IAsyncDisposable
         return new Browser(playwright, browser);
     }
 
-    public async Task<IPage> OpenAsync(string url, int width = 1400, int height = 1000)
+    /// <param name="permissions">Granted to the page's origin: "clipboard-read" and "clipboard-write" for the copy buttons.</param>
+    public async Task<IPage> OpenAsync(string url, int width = 1400, int height = 1000, string[]? permissions = null)
     {
-        var page = await browser.NewPageAsync(new BrowserNewPageOptions { ViewportSize = new ViewportSize { Width = width, Height = height } });
+        var page = await browser.NewPageAsync(new BrowserNewPageOptions { ViewportSize = new ViewportSize { Width = width, Height = height }, Permissions = permissions });
         page.Console += (_, message) => { if (message.Type == "error") lock (Errors) Errors.Add($"{page.Url}: {message.Text} ({message.Location})"); };
         page.RequestFailed += (_, request) => { lock (Errors) Errors.Add($"{page.Url}: {request.Url} failed ({request.Failure})"); };
         page.Response += (_, response) => { if (response.Status >= 400) lock (Errors) Errors.Add($"{page.Url}: {response.Url} answered {response.Status}"); };

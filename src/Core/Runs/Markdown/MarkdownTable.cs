@@ -36,6 +36,22 @@ public sealed class MarkdownTable
         foreach (var row in rows) Line(markdown, row);
     }
 
+    /// <summary>
+    /// The same cells as plain text in aligned columns, as a terminal tool prints a table: two spaces between columns,
+    /// numbers right-aligned, a dashed rule under the titles, nothing escaped. Widths count UTF-16 characters, so
+    /// East Asian wide characters in a name shift the columns after them.
+    /// </summary>
+    public void WriteTextTo(StringBuilder text)
+    {
+        var cells = rows.Prepend(header).Select(r => r.Select(c => c.ReplaceLineEndings(" ").Replace('\t', ' ')).ToArray()).ToList();
+        var widths = Enumerable.Range(0, header.Length).Select(i => cells.Max(r => r[i].Length)).ToArray();
+        void TextLine(IEnumerable<string> line) => text.Append(string.Join("  ", line).TrimEnd()).Append('\n');
+        string Pad(string cell, int i) => rightAligned[i] ? cell.PadLeft(widths[i]) : cell.PadRight(widths[i]);
+        TextLine(cells[0].Select(Pad));
+        TextLine(widths.Select(w => new string('-', w)));
+        foreach (var row in cells.Skip(1)) TextLine(row.Select(Pad));
+    }
+
     static void Line(StringBuilder markdown, string[] cells) =>
         markdown.Append("| ").AppendJoin(" | ", cells.Select(Escape)).Append(" |\n");
 
