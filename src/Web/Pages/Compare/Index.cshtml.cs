@@ -69,6 +69,12 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
         }
+        if (Reports.Report.IsReport(HttpContext))
+        {
+            if (Reports.Report.RefuseComparison(this, Comparison, Pending, Errors) is { } refused) return refused;
+            Reports.Report.Attach(Response, "compare-" + string.Join("-", Comparison!.Items.Select(i => i.Key)) + "-report");
+            return Page();
+        }
         if (Comparison is null && Pending.Count == 0) Recent = await runs.ListAsync(new RunFilter(Status: RunStatus.Completed, Take: 50), ct);
         return Page();
     }
