@@ -4,6 +4,8 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Pages.Reports;
 
@@ -52,6 +54,33 @@ public partial class ReportPagesTests
         Assert.DoesNotContain("<nav", html);
         Assert.DoesNotContain("<form", html);
         Assert.DoesNotContain("download-report", html);
+    }
+
+    [Fact]
+    public async Task ARunsReportIsBuiltFromItsDigestNeverFromItsSamples()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = target.Url("/delay?ms=1").ToString(), requests = 50 });
+        await DashboardFactory.WaitForEndAsync(client, id);
+        using var scope = app.Services.CreateScope();
+        var db = scope.ServiceProvider.GetRequiredService<Core.Data.BenchDbContext>();
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (!await db.Digests.AnyAsync(d => d.RunId == id))
+        {
+            Assert.True(DateTime.UtcNow < deadline, "no digest after 60 s");
+            await Task.Delay(50);
+        }
+        static string Ladder(string html) => Regex.Match(html, "<table id=\"ladder\">.*?</table>", RegexOptions.Singleline).Value;
+        var before = Ladder(await client.GetStringAsync($"/runs/{id}/report"));
+
+        // With the samples gone, the report is the same: like its page, it reads the digest a run keeps once it has ended.
+        Assert.Equal(50, await db.Samples.Where(s => s.RunId == id && !s.IsWarmup).ExecuteDeleteAsync());
+        var after = await client.GetAsync($"/runs/{id}/report");
+        Assert.Equal(HttpStatusCode.OK, after.StatusCode);
+        Assert.Contains("<td class=\"num\">99%</td>", before);
+        Assert.Equal(before, Ladder(await after.Content.ReadAsStringAsync()));
     }
 
     [Fact]
