@@ -122,6 +122,14 @@ public partial class ReportPagesTests
         foreach (var part in new[] { "id=\"comparison\"", "id=\"verdicts\"", "id=\"differences\"", "id=\"cdf-chart\"", "id=\"chart-data\"", "±2 %" })
             Assert.Contains(part, WebUtility.HtmlDecode(html));
         Assert.Contains($"<strong id=\"baseline\">#{second}", html);
+        // Each run's exact parameters and environment, open in the report (folded on the page).
+        Assert.Contains("<details id=\"compared-runs\" open=\"open\">", html);
+        Assert.Contains("<details id=\"compared-runs\">", await client.GetStringAsync($"/compare?items={first},{second}"));
+        foreach (var id in new[] { first, second })
+        {
+            Assert.Matches($"<table class=\"environment\" data-run=\"{id}\">\\s*<tr><th>Machine</th>", html);
+            Assert.Contains($"<pre class=\"parameters\" data-run=\"{id}\">", html);
+        }
         Assert.DoesNotMatch("<script[^>]+src=", html);
         Assert.DoesNotContain("<form", html);
     }
@@ -244,10 +252,10 @@ public partial class ReportPagesTests
             foreach (var secret in new[] { "pw-secret", "q-secret", "h-secret" }) Assert.DoesNotContain(secret, text);
             Assert.Contains("(hidden, ", text);
 
-            // The administrator's report shows what their page does: the run's parameters in full, the compared URLs.
+            // The administrator's report shows what their page does: the runs' parameters in full.
             var full = WebUtility.HtmlDecode(await admin.GetStringAsync(path));
             Assert.Contains("q-secret", full);
-            if (path.StartsWith("/runs/", StringComparison.Ordinal)) Assert.Contains("h-secret", full);
+            Assert.Contains("h-secret", full);
         }
     }
 }
