@@ -115,6 +115,7 @@ public sealed class ReportOfflineTests(PublishedOutput published)
                             widest: Math.max(...[...document.querySelectorAll('canvas')].map(c => c.getBoundingClientRect().right)),
                             tallest: Math.max(...[...document.querySelectorAll('.chart-box')].map(b => b.getBoundingClientRect().height)),
                             unfitted: [...document.querySelectorAll('canvas')].filter(c => Math.abs(Chart.getChart(c).width - c.parentElement.clientWidth) > 1).map(c => c.id),
+                            wideTables: [...document.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right > 719).map(t => (t.id || t.className) + ' ' + Math.round(t.getBoundingClientRect().right)),
                         };
                     }
                     """);
@@ -122,6 +123,8 @@ public sealed class ReportOfflineTests(PublishedOutput published)
                 Assert.InRange(printed.GetProperty("widest").GetDouble(), 100, 718);
                 Assert.InRange(printed.GetProperty("tallest").GetDouble(), 100, 500); // a chart is well within a page, so it is never split
                 Assert.Equal(0, printed.GetProperty("unfitted").GetArrayLength());
+                Assert.True(printed.GetProperty("wideTables").GetArrayLength() == 0, $"{name} on paper: tables wider than the page: {printed.GetProperty("wideTables")}");
+                await Browser.ScreenshotAsync(page, $"{name}-print");
                 await page.PdfAsync(new PagePdfOptions { Path = Path.Combine(Browser.ScreenshotFolder, $"{name}.pdf"), Format = "A4" });
             }
             Assert.True(problems.Count == 0, $"{name} at {width} px: {string.Join("; ", problems)}");
