@@ -48,7 +48,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         {
             // The grouped address is the permalink, so it is where the picker leads.
             var grouped = SettingGroups.Of(Keys, named);
-            return Redirect("/compare?items=" + Uri.EscapeDataString(string.Join(",", grouped)) + (GroupPicks.Name(Pick) is { } p ? "&pick=" + p : ""));
+            return Redirect((Reports.Report.IsReport(HttpContext) ? "/compare/report" : "/compare") + "?items=" + Uri.EscapeDataString(string.Join(",", grouped)) + (GroupPicks.Name(Pick) is { } p ? "&pick=" + p : ""));
         }
         Pending = named.Values.Where(r => r.Status is RunStatus.Queued or RunStatus.Running).OrderBy(r => r.Id).ToList();
         if (!LatencyBasisQuery.TryParse(latency, out var basis))

@@ -132,6 +132,11 @@ public partial class ReportPagesTests
         }
         Assert.DoesNotMatch("<script[^>]+src=", html);
         Assert.DoesNotContain("<form", html);
+
+        // The picker's "group repeats" leads to the grouped address: a report's to the grouped report.
+        var grouped = await client.GetAsync($"/compare/report?items={first},{second}&group=true");
+        Assert.Equal(HttpStatusCode.Redirect, grouped.StatusCode);
+        Assert.StartsWith("/compare/report?items=", grouped.Headers.Location!.OriginalString);
     }
 
     [Fact]
