@@ -13,7 +13,7 @@ public static class WebServices
     {
         // Each page that has a report answers at a second address too, in the layout that inlines its assets.
         services.AddRazorPages(pages => pages.Conventions.AddReports());
-        services.AddSingleton<Pages.Reports.ReportAssets>();
+        services.AddSingleton<ReportAssets>();
         // Host names answered (AllowedHosts; loopback names only in Development on loopback) and trusted proxies (Proxies:*).
         services.AddTrustedHostsAndProxies();
         // The same protective headers on every response, ahead of host filtering so that its 400s carry them.
