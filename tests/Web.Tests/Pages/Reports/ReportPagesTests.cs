@@ -56,6 +56,29 @@ public partial class ReportPagesTests
         Assert.DoesNotContain("download-report", html);
     }
 
+    [Theory]
+    [InlineData("cache", "{\"kind\":\"cache\",\"requests\":40,\"keyCount\":5,\"phases\":[\"write\",\"read-same\",\"read-miss\"]}")]
+    [InlineData("file system", "{\"kind\":\"fileSystem\",\"directories\":[\"temp\"],\"fileCount\":20,\"fileBytes\":256,\"filesPerDirectory\":10,\"largeFileMiB\":1}")]
+    public async Task AReportOfAnotherKindsRunCarriesItsAnswerWithEveryAssetInline(string kind, string body)
+    {
+        await using var app = new DashboardFactory();
+        var client = app.CreateClient();
+        var created = await client.PostAsync("/api/runs", new StringContent(body, System.Text.Encoding.UTF8, "application/json"));
+        Assert.True(created.IsSuccessStatusCode, $"{kind}: {await created.Content.ReadAsStringAsync()}");
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        var page = await client.GetStringAsync($"/runs/{id}");
+        var response = await client.GetAsync($"/runs/{id}/report");
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var html = await response.Content.ReadAsStringAsync();
+        // The kind's answer at the top, as on its page.
+        var answer = Regex.Match(page, "<section[^>]*class=\"answer[^\"]*\"[^>]*>.*?</section>", RegexOptions.Singleline).Value;
+        Assert.False(string.IsNullOrEmpty(answer), $"{kind}: no answer on the page");
+        Assert.Contains(answer, html);
+        Assert.DoesNotMatch("<script[^>]+src=|<link[^>]+rel=\"stylesheet\"|<img", html);
+    }
+
     [Fact]
     public async Task ARunsReportIsBuiltFromItsDigestNeverFromItsSamples()
     {
