@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 13, goals 2 and 3: what a view of a run costs as the run grows, and what viewers cost a run under way.
 #   A. Runs of 10 k and 1 M samples (in-process cache writes, every sample stored), then each page and API view
-#      timed (median of 10 after one unreported) with the dashboard's peak RSS before and after: the run page,
-#      GET /api/runs/{id}, the analysis, and the compare of two runs of that size.
+#      timed (median of 10 after one unreported) with the dashboard's peak RSS before and after: the run page and
+#      its report, GET /api/runs/{id}, the analysis, and the compare of two runs of that size and its report.
 #   B. A 30 s HTTP run at concurrency 8 against nginx (4 KB), unobserved, then observed by 50 viewers: 50
 #      connections polling the run page, the runs list, the run API and the live API once a second each, and
 #      then the same 50 asking as fast as they can (wrk). Requests/s and max latency of the run each time.
@@ -34,7 +34,7 @@ for n in 10000 1000000; do
   b=$(run_and_wait "{\"kind\":\"cache\",\"phases\":[\"write\"],\"requests\":$n,\"keyCount\":100}")
   until grep -q "Run $b: digest of" "$work/web.log"; do sleep 0.5; done # the runner builds it once the run has ended
   grep -o "Run [0-9]*: digest of [0-9]* samples built in [0-9,]* ms" "$work/web.log" | tail -2 | sed 's/^/   /'
-  for view in "/runs/$a" "/api/runs/$a" "/api/runs/$a/analysis" "/compare?items=$a,$b"; do
+  for view in "/runs/$a" "/runs/$a/report" "/api/runs/$a" "/api/runs/$a/analysis" "/compare?items=$a,$b" "/compare/report?items=$a,$b"; do
     printf "%-10s %-28s %10s %12s\n" "$n" "$view" "$(median_ms "$dashboard$view")" "$(hwm)"
   done
 done

@@ -1,6 +1,7 @@
 using BenchDashboard.Runner;
 using BenchDashboard.Web.Demo;
 using BenchDashboard.Web.Notifications;
+using BenchDashboard.Web.Pages.Reports;
 using BenchDashboard.Web.Security;
 using Microsoft.AspNetCore.Authentication.Cookies;
 
@@ -10,7 +11,9 @@ public static class WebServices
 {
     public static IServiceCollection AddWebServices(this IServiceCollection services)
     {
-        services.AddRazorPages();
+        // Each page that has a report answers at a second address too, in the layout that inlines its assets.
+        services.AddRazorPages(pages => pages.Conventions.AddReports());
+        services.AddSingleton<ReportAssets>();
         // Host names answered (AllowedHosts; loopback names only in Development on loopback) and trusted proxies (Proxies:*).
         services.AddTrustedHostsAndProxies();
         // The same protective headers on every response, ahead of host filtering so that its 400s carry them.

@@ -51,6 +51,10 @@ sealed class Browser : IAsyncDisposable
         return page;
     }
 
+    /// <summary>A context of its own (offline, with listeners of its own), for a test that opens saved files.</summary>
+    public Task<IBrowserContext> NewContextAsync(int width = 1400, int height = 1000) =>
+        browser.NewContextAsync(new BrowserNewContextOptions { ViewportSize = new ViewportSize { Width = width, Height = height } });
+
     public static Task ScreenshotAsync(IPage page, string name) =>
         page.ScreenshotAsync(new PageScreenshotOptions { Path = Path.Combine(ScreenshotFolder, name + ".png"), FullPage = true });
 

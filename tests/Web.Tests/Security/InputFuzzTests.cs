@@ -190,7 +190,8 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
                 var path = Pick(random, [
                     "/api/runs?benchmarkId={0}&status={1}", "/api/runs?env={0}&envValue={1}", "/api/runs/{0}?includeStats={1}", "/api/runs/{0}/analysis?window={1}&series={0}",
                     "/api/runs/{0}/samples?format={1}", "/api/compare?items={0}&baseline={1}&seed={0}&format={1}", "/api/benchmarks/{0}/trend?take={1}",
-                    "/runs/{0}?window={1}&baseline={0}&series={1}", "/compare?items={0}&baseline={1}&seed={0}", "/?benchmarkId={0}&status={1}&env={0}&envValue={1}",
+                    "/runs/{0}?window={1}&baseline={0}&series={1}", "/compare?items={0}&baseline={1}&seed={0}",
+                    "/runs/{0}/report?window={1}&series={1}", "/compare/report?items={0}&baseline={1}&margin={1}", "/?benchmarkId={0}&status={1}&env={0}&envValue={1}",
                     "/benchmarks/{0}/trend", "/benchmarks/edit/{0}", "/runs/new?kind={0}&Http.Requests={1}", "/login?returnUrl={0}", "/api/runs/{0}/cancel",
                     "/api/benchmarks/{0}", "/api/benchmarks/export", "/api/benchmarks/{0}/runs"]);
                 // {0} may stand in a path segment: a NUL there is refused by the HTTP parser before the app sees it.

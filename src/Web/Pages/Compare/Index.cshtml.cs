@@ -48,7 +48,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         {
             // The grouped address is the permalink, so it is where the picker leads.
             var grouped = SettingGroups.Of(Keys, named);
-            return Redirect("/compare?items=" + Uri.EscapeDataString(string.Join(",", grouped)) + (GroupPicks.Name(Pick) is { } p ? "&pick=" + p : ""));
+            return Redirect((Reports.Report.IsReport(HttpContext) ? "/compare/report" : "/compare") + "?items=" + Uri.EscapeDataString(string.Join(",", grouped)) + (GroupPicks.Name(Pick) is { } p ? "&pick=" + p : ""));
         }
         Pending = named.Values.Where(r => r.Status is RunStatus.Queued or RunStatus.Running).OrderBy(r => r.Id).ToList();
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
@@ -68,6 +68,12 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
+        }
+        if (Reports.Report.IsReport(HttpContext))
+        {
+            if (Reports.Report.RefuseComparison(this, Comparison, Pending, Errors) is { } refused) return refused;
+            Reports.Report.Attach(Response, "compare-" + string.Join("-", Comparison!.Items.Select(i => i.Key)) + "-report");
+            return Page();
         }
         if (Comparison is null && Pending.Count == 0) Recent = await runs.ListAsync(new RunFilter(Status: RunStatus.Completed, Take: 50), ct);
         return Page();

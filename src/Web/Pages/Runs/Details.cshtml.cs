@@ -60,7 +60,9 @@ public sealed class DetailsModel(
     public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, string? latency, CancellationToken ct)
     {
         if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
-        if (await queries.ReportAsync(id, ct) is not { } report) return NotFound();
+        var report = await queries.ReportAsync(id, ct);
+        if (Reports.Report.IsReport(HttpContext) && Reports.Report.RefuseRun(this, id, report?.Run) is { } refused) return refused;
+        if (report is null) return NotFound();
         Report = report;
         KindPage = forms.Find(report.Run.Kind);
         OpenLoad = report.Digest.Load;
@@ -96,6 +98,7 @@ public sealed class DetailsModel(
         Planned = kinds.Planned(report.Run);
         var summary = report.Run.Status.IsFinal() ? History?.Summary ?? RunSummary.From(report.Statistics) : null;
         Outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, History?.Thresholds, History?.Regression);
+        if (Reports.Report.IsReport(HttpContext)) Reports.Report.Attach(Response, $"run-{id}-report");
         return Page();
     }
 
