@@ -63,7 +63,7 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
         var to = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var theirs = await to.Runs.Select(r => new { r.Id, r.Kind, r.QueuedUtcMs, r.ParametersJson }).ToDictionaryAsync(r => r.Id, ct);
         var ours = await from.Runs.Select(r => new { r.Id, r.Kind, r.QueuedUtcMs, r.ParametersJson }).ToListAsync(ct);
-        var clash = ours.Where(r => theirs.TryGetValue(r.Id, out var t) && t != r).Select(r => r.Id).ToList();
+        var clash = ours.Where(r => theirs.TryGetValue(r.Id, out var t) && !t.Equals(r)).Select(r => r.Id).ToList();
         if (clash.Count > 0)
             throw new HistoryMoveRefused($"the target already holds other runs under the ids of {clash.Count} of this history's runs " +
                 $"(run {string.Join(", ", clash.Take(5))}{(clash.Count > 5 ? ", …" : "")}): moving would mix two histories. Move into an empty database");
