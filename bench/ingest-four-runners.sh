@@ -32,6 +32,8 @@ wait_all() { for id in "$@"; do while curl -sf "$dashboard/api/runs/$id?includeS
 
 alone=()
 for _ in $(seq "$runners"); do id=$(queue); wait_all "$id"; alone+=("$id"); done
+# A runner still finishing its last run's summary would claim late and not overlap the others: let them settle.
+sleep 10
 together=()
 for _ in $(seq "$runners"); do together+=("$(queue)"); done
 wait_all "${together[@]}"
