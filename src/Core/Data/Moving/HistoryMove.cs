@@ -41,15 +41,29 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
 
         var runIds = await from.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync(ct);
         int moved = 0, done = 0;
-        foreach (var id in runIds)
+        Exception? failure = null;
+        try
         {
-            done++;
-            if (alreadyThere.Contains(id)) continue;
-            var samples = await MoveRunAsync(from, tables, id, ct);
-            moved++;
-            RunMoved?.Invoke(id, samples, done, runIds.Count);
+            foreach (var id in runIds)
+            {
+                done++;
+                if (alreadyThere.Contains(id)) continue;
+                var samples = await MoveRunAsync(from, tables, id, ct);
+                moved++;
+                RunMoved?.Invoke(id, samples, done, runIds.Count);
+            }
         }
-        await FixIdentitySequencesAsync(tables, ct);
+        catch (Exception ex)
+        {
+            failure = ex;
+            throw;
+        }
+        finally
+        {
+            // Interrupted too: a dashboard already on the target must not be handed an id a moved run holds.
+            try { await FixIdentitySequencesAsync(tables, CancellationToken.None); }
+            catch (Exception) when (failure is not null) { } // the server that failed the move fails this too: its reason matters
+        }
         return new MoveResult(moved, runIds.Count - moved, shared);
     }
 

@@ -80,6 +80,9 @@ public sealed class HistoryMoveTests : IAsyncLifetime
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => first.MoveAsync(interrupt.Token));
         var between = await HistoryCheck.RunAsync(source, target);
+        await using (var scope = target.CreateAsyncScope())
+            Assert.Equal(3, await scope.ServiceProvider.GetRequiredService<BenchDbContext>().Database
+                .SqlQueryRaw<long>("SELECT nextval(pg_get_serial_sequence('\"Runs\"', 'Id')) AS \"Value\"").SingleAsync());
         var again = await new HistoryMove(source, target).MoveAsync();
         var check = await HistoryCheck.RunAsync(source, target);
 
