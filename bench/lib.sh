@@ -66,3 +66,22 @@ run_and_wait() {
   while curl -sf "$dashboard/api/runs/$id?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.5; done
   echo "$id"
 }
+
+# start_postgres: a throw-away cluster of Debian's postgresql in $work/pg (initdb refuses root: as root it runs as
+# postgres), its default durability (fsync on), on a free loopback port; stopped before $work is removed.
+# Sets pg_port, pg_bin and pg_connection (database "bench", created by the dashboard's migration).
+start_postgres() {
+  local bins=(/usr/lib/postgresql/*/bin) as_postgres=()
+  pg_bin=${bins[-1]}
+  mkdir -p "$work/pg"
+  if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$work/pg"; chmod 755 "$work"; as_postgres=(runuser -u postgres --); fi
+  pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "${as_postgres[@]}" "$pg_bin/initdb" -D "$work/pg/data" -U postgres -A trust >/dev/null
+  "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
+  pg_stop=("${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -m fast stop)
+  trap '"${pg_stop[@]}" >/dev/null 2>&1 || true; bench_cleanup' EXIT
+  pg_connection="Host=127.0.0.1;Port=$pg_port;Username=postgres;Database=bench"
+}
+
+# psql_bench SQL: one query on the cluster's "bench" database, rows as "a|b|c".
+psql_bench() { "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -At -c "$1"; }

@@ -1,5 +1,5 @@
-// Sample ingest by provider: SampleWriter's own InsertAsync (called as the writer calls it: a prepared INSERT per
-// sample on SQLite, one binary COPY per batch on PostgreSQL), BATCH samples a transaction, best of ROUNDS by the
+// Sample ingest by provider: SampleWriter's own Insert (called as the writer calls it: a prepared INSERT per
+// sample on SQLite, one binary COPY per batch on PostgreSQL through Core's SampleCopy), BATCH samples a transaction, best of ROUNDS by the
 // CPU this process used per sample. The server's own CPU (PostgreSQL's backend) is not in the figure.
 //   usage: dotnet run bench/sample-ingest.cs -c Release -- POSTGRES_CONNECTION_STRING [SAMPLES=100000] [BATCH=5000] [ROUNDS=3]
 //   bench/sample-ingest.sh starts a throw-away PostgreSQL cluster and runs this.
@@ -18,9 +18,9 @@ var samples = args.Length > 1 ? int.Parse(args[1]) : 100_000;
 var batchSize = args.Length > 2 ? int.Parse(args[2]) : 5_000;
 var rounds = args.Length > 3 ? int.Parse(args[3]) : 3;
 var path = Path.Combine(Path.GetTempPath(), $"sample-ingest-{Environment.ProcessId}.db");
-var insert = (Func<BenchDbContext, IDbContextTransaction, List<Sample>, Task>)typeof(SampleWriter)
-    .GetMethod("InsertAsync", BindingFlags.NonPublic | BindingFlags.Static)!
-    .CreateDelegate(typeof(Func<BenchDbContext, IDbContextTransaction, List<Sample>, Task>));
+var insert = (Action<BenchDbContext, IDbContextTransaction, List<Sample>>)typeof(SampleWriter)
+    .GetMethod("Insert", BindingFlags.NonPublic | BindingFlags.Static)!
+    .CreateDelegate(typeof(Action<BenchDbContext, IDbContextTransaction, List<Sample>>));
 
 var stores = new (string Name, DbContextOptions<BenchDbContext> Options)[]
 {
@@ -61,7 +61,7 @@ async Task<(double CpuUsPerSample, double PerSecond)> MeasureAsync(DbContextOpti
     {
         await using var db = new BenchDbContext(options);
         await using var transaction = await db.Database.BeginTransactionAsync();
-        await insert(db, transaction, batch);
+        insert(db, transaction, batch);
         await transaction.CommitAsync();
     }
     wall.Stop();

@@ -1,6 +1,8 @@
 // BenchDashboard on Azure App Service for Linux: a plan, the web app (production slot) and a "staging"
 // slot, both Always On with /healthz as health check and swap warm-up path. Each slot carries a slot-sticky
 // BENCHDASHBOARD_SLOT with its own name, which every run records (App Service sets no reliable slot variable).
+// The results database (docs/deploy.md): none (SQLite on each instance's temp disk, lost at restart), create (an Azure
+// Database for PostgreSQL flexible server with one database per slot), or existing (connection strings in Key Vault).
 // Deploy: az deployment group create -g <rg> -f deploy/main.bicep -p appName=<name> apiKey=<key> adminPassword=<password>
 
 @description('Globally unique app name: the site is https://<appName>.azurewebsites.net.')
@@ -21,6 +23,36 @@ param adminPassword string
 
 @description('WEBSITE_DYNAMIC_CACHE for the staging slot (seed 000 compared 0, 1 and 2). Empty: leave unset.')
 param stagingDynamicCache string = ''
+
+@description('Where results are kept: none (SQLite on the instance\'s temp disk: lost at every restart), create (a new PostgreSQL flexible server), existing (a server whose connection string is a Key Vault secret).')
+@allowed([ 'none', 'create', 'existing' ])
+param database string = 'none'
+
+@description('create: the server\'s administrator sign-in.')
+param postgresAdminLogin string = 'benchadmin'
+
+@description('create: the administrator\'s password (required then).')
+@secure()
+param postgresAdminPassword string = ''
+
+@description('create: the compute size; Burstable B1ms is the smallest.')
+param postgresSkuName string = 'Standard_B1ms'
+
+@allowed([ 'Burstable', 'GeneralPurpose', 'MemoryOptimized' ])
+param postgresSkuTier string = 'Burstable'
+
+@description('existing: a Key Vault in this resource group that uses Azure RBAC; both slots\' identities are allowed to read its secrets.')
+param keyVaultName string = ''
+
+@description('existing: the secret holding the production slot\'s connection string (Host=...;Database=...;Username=...;Password=...;SSL Mode=Require).')
+param connectionSecretName string = 'results-connection'
+
+@description('existing: the staging slot\'s secret. Empty: the same database as production (one history; each slot\'s runner may then claim the other\'s runs).')
+param stagingConnectionSecretName string = ''
+
+var usesPostgres = database != 'none'
+// The value App Service resolves at start; the app never sees the reference, only the connection string.
+var vaultSecret = 'https://${keyVaultName}${environment().suffixes.keyvaultDns}/secrets/'
 
 var sharedSettings = [
   { name: 'ASPNETCORE_ENVIRONMENT', value: 'Production' }
@@ -51,15 +83,74 @@ resource plan 'Microsoft.Web/serverfarms@2023-12-01' = {
   properties: { reserved: true } // Linux
 }
 
+// create: one server, a database per slot. Each slot keeps its own history (sticky settings below): a run started on
+// a slot is executed by that slot's runner and measures that slot, and a swap moves the code, not the histories.
+resource postgres 'Microsoft.DBforPostgreSQL/flexibleServers@2024-08-01' = if (database == 'create') {
+  name: '${appName}-db'
+  location: location
+  sku: { name: postgresSkuName, tier: postgresSkuTier }
+  properties: {
+    version: '16'
+    administratorLogin: postgresAdminLogin
+    administratorLoginPassword: postgresAdminPassword
+    storage: { storageSizeGB: 32, autoGrow: 'Enabled' }
+    backup: { backupRetentionDays: 7, geoRedundantBackup: 'Disabled' }
+    highAvailability: { mode: 'Disabled' }
+    network: { publicNetworkAccess: 'Enabled' }
+  }
+}
+
+// The app's outbound addresses are not fixed: this rule (0.0.0.0) admits connections from Azure's services only.
+resource postgresFromAzure 'Microsoft.DBforPostgreSQL/flexibleServers/firewallRules@2024-08-01' = if (database == 'create') {
+  parent: postgres
+  name: 'AllowAzureServices'
+  properties: { startIpAddress: '0.0.0.0', endIpAddress: '0.0.0.0' }
+}
+
+resource productionDatabase 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-01' = if (database == 'create') {
+  parent: postgres
+  name: 'bench'
+  properties: { charset: 'UTF8', collation: 'en_US.utf8' }
+}
+
+resource stagingDatabase 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-01' = if (database == 'create') {
+  parent: postgres
+  name: 'bench-staging'
+  properties: { charset: 'UTF8', collation: 'en_US.utf8' }
+}
+
+func createdConnection(host string, db string, user string, password string) string =>
+  'Host=${host};Database=${db};Username=${user};Password=${password};SSL Mode=Require'
+
+func vaultReference(vault string, secret string) string => '@Microsoft.KeyVault(SecretUri=${vault}${secret})'
+
+var productionConnection = database == 'create'
+  ? createdConnection(postgres!.properties.fullyQualifiedDomainName, productionDatabase.name, postgresAdminLogin, postgresAdminPassword)
+  : vaultReference(vaultSecret, connectionSecretName)
+var stagingConnection = database == 'create'
+  ? createdConnection(postgres!.properties.fullyQualifiedDomainName, stagingDatabase.name, postgresAdminLogin, postgresAdminPassword)
+  : vaultReference(vaultSecret, empty(stagingConnectionSecretName) ? connectionSecretName : stagingConnectionSecretName)
+
+func databaseSettings(uses bool, connection string) array => uses
+  ? [
+      { name: 'Database__Provider', value: 'postgresql' }
+      { name: 'ConnectionStrings__results', value: connection }
+    ]
+  : []
+
 resource site 'Microsoft.Web/sites@2023-12-01' = {
   name: appName
   location: location
   kind: 'app,linux'
+  // Key Vault references are resolved with the app's own identity.
+  identity: { type: 'SystemAssigned' }
   properties: {
     serverFarmId: plan.id
     httpsOnly: true
+    keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: union(siteConfig, {
-      appSettings: concat(sharedSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'production' } ])
+      appSettings: concat(sharedSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'production' } ],
+        databaseSettings(usesPostgres, productionConnection))
     })
   }
 }
@@ -69,24 +160,48 @@ resource staging 'Microsoft.Web/sites/slots@2023-12-01' = {
   name: 'staging'
   location: location
   kind: 'app,linux'
+  identity: { type: 'SystemAssigned' }
   properties: {
     serverFarmId: plan.id
     httpsOnly: true
+    keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: union(siteConfig, {
       appSettings: concat(sharedSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'staging' } ],
-        empty(stagingDynamicCache) ? [] : [ { name: 'WEBSITE_DYNAMIC_CACHE', value: stagingDynamicCache } ])
+        empty(stagingDynamicCache) ? [] : [ { name: 'WEBSITE_DYNAMIC_CACHE', value: stagingDynamicCache } ],
+        databaseSettings(usesPostgres, stagingConnection))
     })
   }
 }
 
-// Settings that stay with their slot when slots swap: the slot's name, and the platform setting under test.
+// existing: both slots' identities may read the vault's secrets (the built-in role Key Vault Secrets User).
+resource vault 'Microsoft.KeyVault/vaults@2023-07-01' existing = if (database == 'existing') {
+  name: keyVaultName
+}
+
+var secretsUser = subscriptionResourceId('Microsoft.Authorization/roleDefinitions', '4633458b-17de-408a-b874-0445c86b69e6')
+
+resource productionReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (database == 'existing') {
+  scope: vault
+  name: guid(vault.id, site.id, secretsUser)
+  properties: { principalId: site.identity.principalId, principalType: 'ServicePrincipal', roleDefinitionId: secretsUser }
+}
+
+resource stagingReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (database == 'existing') {
+  scope: vault
+  name: guid(vault.id, staging.id, secretsUser)
+  properties: { principalId: staging.identity.principalId, principalType: 'ServicePrincipal', roleDefinitionId: secretsUser }
+}
+
+// Settings that stay with their slot when slots swap: the slot's name, the platform setting under test, and where
+// the slot's history is (a swap warms the incoming code on the production slot's database, which it migrates).
 resource stickySettings 'Microsoft.Web/sites/config@2023-12-01' = {
   parent: site
   name: 'slotConfigNames'
   properties: {
-    appSettingNames: [ 'BENCHDASHBOARD_SLOT', 'WEBSITE_DYNAMIC_CACHE' ]
+    appSettingNames: [ 'BENCHDASHBOARD_SLOT', 'WEBSITE_DYNAMIC_CACHE', 'Database__Provider', 'ConnectionStrings__results' ]
   }
 }
 
 output productionUrl string = 'https://${site.properties.defaultHostName}'
 output stagingUrl string = 'https://${staging.properties.defaultHostName}'
+output postgresHost string = database == 'create' ? postgres!.properties.fullyQualifiedDomainName : ''

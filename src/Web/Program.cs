@@ -25,6 +25,15 @@ if (args.Contains(RunnerHost.AloneArgument))
     return;
 }
 
+// `move-history --from FILE.db --to CONNECTION-STRING`: a SQLite history copied into PostgreSQL (docs/storage.md).
+if (args.FirstOrDefault() == BenchDashboard.Web.Moving.MoveHistoryCommand.Verb)
+{
+    using var interrupted = new CancellationTokenSource();
+    Console.CancelKeyPress += (_, e) => { e.Cancel = true; interrupted.Cancel(); };
+    Environment.ExitCode = await BenchDashboard.Web.Moving.MoveHistoryCommand.RunAsync(args, Console.Out, Console.Error, interrupted.Token);
+    return;
+}
+
 // A published app started from another folder would look for appsettings.json and wwwroot there.
 var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = ContentRoot.Find(args) });
 // Defaults below every other source, so they hold even without appsettings.json (and it still overrides them).

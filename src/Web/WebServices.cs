@@ -22,6 +22,8 @@ public static class WebServices
         services.AddAntiforgery(o => o.SuppressXFrameOptionsHeader = true);
         // Each kind's form and partials, matched to the registered kinds (a missing one stops the start).
         services.AddSingleton<Pages.Kinds.KindForms>();
+        // On App Service with SQLite on the temp disk, every page says the history will be lost (the layout).
+        services.AddSingleton<Pages.Shared.HistoryOnTempDisk>();
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddGuessLimits();
         // Runner agents on other machines: who may link here, who is linked, and the runs spread over them.

@@ -194,15 +194,12 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
     static readonly string InsertSql =
         $"INSERT INTO Samples ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) VALUES ({string.Join(", ", SampleColumns.All.Select((_, i) => $"$p{i}"))})";
 
-    // PostgreSQL's binary COPY: one stream per batch, no statement per row (bench/README.md: ingest).
-    static readonly string CopySql =
-        $"COPY \"Samples\" ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) FROM STDIN (FORMAT BINARY)";
-
     static void Insert(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
     {
         if (db.IsPostgreSql())
         {
-            Copy((NpgsqlConnection)db.Database.GetDbConnection(), batch);
+            // Inside the batch's transaction like the INSERTs: a failed COPY stores nothing, the retry stores the batch once.
+            SampleCopy.Write((NpgsqlConnection)db.Database.GetDbConnection(), batch);
             return;
         }
         using var insert = db.Database.GetDbConnection().CreateCommand();
@@ -218,33 +215,6 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             for (var i = 0; i < parameters.Length; i++) parameters[i].Value = columns[i].DatabaseValue(s);
             insert.ExecuteNonQuery();
         }
-    }
-
-    /// <summary>
-    /// Inside the batch's transaction like the INSERTs, so a failed COPY stores nothing and the retry stores the
-    /// batch once. Each value is written as its CLR type, which is the column's (EF maps the same properties).
-    /// </summary>
-    static void Copy(NpgsqlConnection connection, List<Sample> batch)
-    {
-        var columns = SampleColumns.All;
-        using var importer = connection.BeginBinaryImport(CopySql);
-        foreach (var s in batch)
-        {
-            importer.StartRow();
-            foreach (var column in columns)
-            {
-                switch (column.DatabaseValue(s))
-                {
-                    case DBNull: importer.WriteNull(); break;
-                    case long value: importer.Write(value); break;
-                    case int value: importer.Write(value); break;
-                    case bool value: importer.Write(value); break;
-                    case string value: importer.Write(value); break;
-                    case var value: throw new InvalidOperationException($"Sample column {column.Name} has a type COPY is not told about: {value.GetType().Name}");
-                }
-            }
-        }
-        importer.Complete();
     }
 
     static DbParameter Parameter(DbCommand command, string name)

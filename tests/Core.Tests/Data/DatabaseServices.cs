@@ -8,11 +8,16 @@ namespace BenchDashboard.Core.Tests.Data;
 /// <summary>Core's services on one SQLite file, as the dashboard registers them in Production.</summary>
 static class DatabaseServices
 {
-    public static ServiceProvider For(string databasePath)
+    public static ServiceProvider For(string databasePath) => For(databasePath, new Dictionary<string, string?> { ["Database:Path"] = databasePath });
+
+    /// <summary>On either provider: <see cref="BenchDashboard.TestSupport.TestDatabase.Settings"/>.</summary>
+    public static ServiceProvider For(BenchDashboard.TestSupport.TestDatabase database) => For(database.DatabasePath, database.Settings);
+
+    static ServiceProvider For(string databasePath, Dictionary<string, string?> settings)
     {
         var services = new ServiceCollection();
         services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = Path.GetDirectoryName(databasePath)!, EnvironmentName = "Production" });
-        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = databasePath }).Build());
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
         services.AddLogging();
         services.AddBenchCore();
         return services.BuildServiceProvider();

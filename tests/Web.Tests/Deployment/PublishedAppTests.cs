@@ -59,6 +59,9 @@ public sealed class PublishedAppTests(PublishedOutput published)
             var loopback = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(new { kind = "http", url = $"http://127.0.0.1:{port}/target/dynamic", requests = 5 }) };
             loopback.Headers.Add("X-Api-Key", Key);
             Assert.Contains("loopback", await (await client.SendAsync(loopback)).Content.ReadAsStringAsync());
+
+            // SQLite on the instance's temp disk: the pages say that the history goes with the next restart.
+            Assert.Contains("id=\"history-on-temp-disk\"", await client.GetStringAsync("/"));
         }
 
         Assert.True(File.Exists(Path.Combine(tmp, "benchdashboard", "benchdashboard.db")), "the results database is on local disk (TMPDIR)");
