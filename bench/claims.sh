@@ -79,7 +79,7 @@ until_none_waits
 started=$(date +%s.%N)
 for i in $(seq "$runs"); do
   queue_run "$i" >>"$work/post-times.txt" || { echo "Queueing run $i failed"; exit 1; }
-  if [ "$pace_ms" -gt 0 ]; then sleep "$(python3 -c "print($pace_ms / 1000)")"; fi
+  if [ "$pace_ms" -gt 0 ]; then sleep "$((pace_ms / 1000)).$(printf %03d $((pace_ms % 1000)))"; fi
 done
 queued=$(date +%s.%N)
 until_none_waits
