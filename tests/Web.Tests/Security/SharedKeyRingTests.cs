@@ -1,9 +1,12 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using BenchDashboard.Core.Data;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Web.Tests.Pages;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Security;
 
@@ -76,6 +79,10 @@ public sealed class SharedKeyRingTests
         Assert.Contains("(hidden, ", shownOnA);
         Assert.DoesNotContain("secret", shownOnA);
         Assert.Equal(shownOnA, shownOnB);
+
+        // One ring, one key, though A and B started together: neither made a key the other had not seen.
+        await using var scope = a.Services.CreateAsyncScope();
+        Assert.Equal(1, await scope.ServiceProvider.GetRequiredService<BenchDbContext>().DataProtectionKeys.CountAsync());
     }
 
     /// <summary>Cookies carried by hand, so that what one dashboard set can be sent to another.</summary>
