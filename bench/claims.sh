@@ -34,8 +34,8 @@ dotnet build src/Web -c Release -nologo -v quiet >/dev/null
 dll=src/Web/bin/Release/net10.0/BenchDashboard.Web.dll
 shared=(Database__Provider=postgresql "ConnectionStrings__results=Host=127.0.0.1;Port=$pg_port;Username=postgres;Database=claims"
         Runner__MaxParallelRuns="$limit" Runner__ParallelLimit=Database Logging__LogLevel__Default=Warning
-        # One machine's folder for all: each claimer's name is "{machine}/{slot}" with a slot locked in it, so
-        # no two share a name (a claimer ends the runs under its own name when it starts: RunnerIdentity).
+        # One folder for this machine's files. (The claimers' names, "{machine}/{slot}", differ whatever it is:
+        # on PostgreSQL the slots are locks in the temp folder per server and database; RunnerIdentity.)
         Database__Path="$work/machine/bench.db")
 
 mkdir -p "$work/machine"
