@@ -54,9 +54,9 @@ public static class CoreServices
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<StorageReserve>();
         services.AddSingleton<TargetPolicy>();
-        // One application name for every host: the default is the content root, so a runner in another folder
-        // could not read what the dashboard protected (the fingerprint key beside the database).
-        services.AddDataProtection().SetApplicationName("BenchDashboard");
+        // One application name for every host (the default is the content root) and the key ring in the results
+        // database: every dashboard on one database reads the others' cookies and forms (Security/SharedKeys).
+        services.AddDataProtection().SetApplicationName("BenchDashboard").PersistKeysToDbContext<BenchDbContext>();
         services.AddSingleton<ParameterDisplay>();
         services.AddSingleton<NamedConnections>();
         services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section).ValidateDataAnnotations().ValidateOnStart();

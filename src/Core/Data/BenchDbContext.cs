@@ -1,10 +1,11 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using Microsoft.AspNetCore.DataProtection.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Data;
 
-public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
+public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options), IDataProtectionKeyContext
 {
     public DbSet<Benchmark> Benchmarks => Set<Benchmark>();
     public DbSet<Run> Runs => Set<Run>();
@@ -13,6 +14,11 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<StoredLatencies> Latencies => Set<StoredLatencies>();
     public DbSet<Calibration.AaCheck> AaChecks => Set<Calibration.AaCheck>();
     public DbSet<Notifications.WebhookDelivery> WebhookDeliveries => Set<Notifications.WebhookDelivery>();
+
+    /// <summary>The data-protection key ring (cookies, anti-forgery tokens), shared by every dashboard on this database.</summary>
+    public DbSet<DataProtectionKey> DataProtectionKeys => Set<DataProtectionKey>();
+
+    public DbSet<Security.InstallationKey> InstallationKeys => Set<Security.InstallationKey>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {

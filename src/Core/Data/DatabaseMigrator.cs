@@ -68,6 +68,7 @@ public static class DatabaseMigrator
             // server take turns, and the one that comes second finds nothing pending. No file, no reserve: the
             // server's disk is not this machine's.
             await db.Database.MigrateAsync(ct);
+            await Security.SharedKeys.EnsureAsync(services, ct);
             return;
         }
         var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
@@ -79,6 +80,7 @@ public static class DatabaseMigrator
         // WAL lets the dashboard read while the runner writes samples; the setting persists in the file.
         await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", ct);
         scope.ServiceProvider.GetRequiredService<StorageReserve>().Ensure();
+        await Security.SharedKeys.EnsureAsync(services, ct);
     }
 
     /// <summary>

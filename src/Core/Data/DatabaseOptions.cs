@@ -26,6 +26,13 @@ public sealed class DatabaseOptions
     /// </summary>
     public string? Path { get; set; }
 
+    /// <summary>
+    /// A folder of data-protection keys (ASP.NET Core's file-system key ring) copied into the database at each
+    /// dashboard start: the ring of versions that kept it on disk (<see cref="Security.SharedKeys"/>). Unset: ASP.NET
+    /// Core's default folder (~/.aspnet/DataProtection-Keys; %HOME%/ASP.NET/DataProtection-Keys on App Service).
+    /// </summary>
+    public string? LegacyKeyRingPath { get; set; }
+
     /// <summary>How long a statement waits for another connection's lock before it fails with SQLITE_BUSY (SQLite only).</summary>
     [System.ComponentModel.DataAnnotations.Range(1, 600)]
     public int BusyTimeoutSeconds { get; set; } = 30;

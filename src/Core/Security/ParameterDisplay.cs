@@ -2,10 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json.Nodes;
 using BenchDashboard.Core.Data;
-using Microsoft.AspNetCore.DataProtection;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Core.Security;
 
@@ -19,13 +16,33 @@ namespace BenchDashboard.Core.Security;
 /// </summary>
 public sealed class ParameterDisplay
 {
-    readonly byte[] key;
+    /// <summary>The data-protection purpose the fingerprint key's file beside the database was protected under (before <see cref="SharedKeys"/>).</summary>
+    public const string Purpose = "BenchDashboard.Fingerprints";
+
+    readonly Func<byte[]>? load;
+    readonly Lock loading = new();
+    byte[]? key;
 
     public ParameterDisplay(byte[] key) => this.key = key;
 
-    public ParameterDisplay(IDataProtectionProvider protection, IOptions<DatabaseOptions> database, IHostEnvironment environment, ILogger<ParameterDisplay> logger)
-        : this(LoadOrCreateKey(protection.CreateProtector("BenchDashboard.Fingerprints"), database.Value.FullPath(environment) + ".fingerprint-key", logger))
+    /// <summary>
+    /// The installation's key from the results database (<see cref="SharedKeys"/>): the same on every dashboard on
+    /// it. Read at first use, not here: the dashboard may still be waiting for its server.
+    /// </summary>
+    public ParameterDisplay(IServiceScopeFactory scopes) => load = () =>
     {
+        using var scope = scopes.CreateScope();
+        return SharedKeys.FingerprintKey(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), () => null);
+    };
+
+    /// <summary>Read once it can be: a failed read (the server down) is tried again at the next use.</summary>
+    byte[] Key
+    {
+        get
+        {
+            if (key is { } known) return known;
+            lock (loading) return key ??= load!();
+        }
     }
 
     /// <summary>The parameters JSON with secrets fingerprinted.</summary>
@@ -65,36 +82,9 @@ public sealed class ParameterDisplay
     }
 
     /// <summary>An HMAC-SHA256 of a text under this installation's key, in hex: it changes with the text, yet confirms no guess of a secret in it.</summary>
-    public string Keyed(string text) => Convert.ToHexStringLower(HMACSHA256.HashData(key, Encoding.UTF8.GetBytes(text)));
+    public string Keyed(string text) => Convert.ToHexStringLower(HMACSHA256.HashData(Key, Encoding.UTF8.GetBytes(text)));
 
     /// <summary>"(hidden, 41 chars, id 3f2a9c1e)": the length and 32 bits of HMAC-SHA256 under this installation's key.</summary>
     public string Fingerprint(string? value) =>
-        value is null ? "(hidden)" : $"(hidden, {value.Length} chars, id {Convert.ToHexStringLower(HMACSHA256.HashData(key, Encoding.UTF8.GetBytes(value)))[..8]})";
-
-    /// <summary>
-    /// A random key kept beside the database, protected by ASP.NET Core data protection (whose key ring the host
-    /// already keeps), so fingerprints stay the same across restarts. If it cannot be kept, a key for this
-    /// process only: fingerprints then change with each start, which shows less but hides as much.
-    /// </summary>
-    static byte[] LoadOrCreateKey(IDataProtector protector, string path, ILogger logger)
-    {
-        try
-        {
-            if (File.Exists(path)) return Convert.FromBase64String(protector.Unprotect(File.ReadAllText(path)));
-        }
-        catch (Exception ex) when (ex is CryptographicException or FormatException or IOException)
-        {
-            logger.LogWarning("The fingerprint key {Path} cannot be read ({Reason}); a new one is made, so fingerprints change.", path, ex.Message);
-        }
-        var key = RandomNumberGenerator.GetBytes(32);
-        try
-        {
-            File.WriteAllText(path, protector.Protect(Convert.ToBase64String(key)));
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            logger.LogWarning("The fingerprint key cannot be stored at {Path} ({Reason}); fingerprints will change with each start.", path, ex.Message);
-        }
-        return key;
-    }
+        value is null ? "(hidden)" : $"(hidden, {value.Length} chars, id {Convert.ToHexStringLower(HMACSHA256.HashData(Key, Encoding.UTF8.GetBytes(value)))[..8]})";
 }

@@ -370,6 +370,41 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.ToTable("RunLatencies", (string)null);
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
+                {
+                    b.Property<string>("Name")
+                        .HasMaxLength(100)
+                        .HasColumnType("character varying(100)");
+
+                    b.Property<string>("Value")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)");
+
+                    b.HasKey("Name");
+
+                    b.ToTable("InstallationKeys");
+                });
+
+            modelBuilder.Entity("Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("integer");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<int>("Id"));
+
+                    b.Property<string>("FriendlyName")
+                        .HasColumnType("text");
+
+                    b.Property<string>("Xml")
+                        .HasColumnType("text");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("DataProtectionKeys");
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)

@@ -13,6 +13,9 @@ static class DatabaseServices
     /// <summary>On either provider: <see cref="BenchDashboard.TestSupport.TestDatabase.Settings"/>.</summary>
     public static ServiceProvider For(BenchDashboard.TestSupport.TestDatabase database) => For(database.DatabasePath, database.Settings);
 
+    /// <summary>With these settings (Database:Path among them: the content root is its folder).</summary>
+    public static ServiceProvider For(Dictionary<string, string?> settings) => For(settings["Database:Path"]!, settings);
+
     static ServiceProvider For(string databasePath, Dictionary<string, string?> settings)
     {
         var services = new ServiceCollection();

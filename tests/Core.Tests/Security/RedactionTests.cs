@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Benchmarks.Http;
 
@@ -50,11 +51,11 @@ public class RedactionTests
     [Fact]
     public void TheDashboardAndAStandaloneRunnerOnOneDatabaseShareTheFingerprintKey()
     {
-        // Each host protects the key with ASP.NET Core data protection, whose default application name is the
-        // content root: a runner in another folder could not read the dashboard's key, made a new one over it,
-        // and every fingerprint changed with whichever process started last.
+        // The key once was a file each host protected with ASP.NET Core data protection, whose default application
+        // name is the content root: a runner in another folder could not read the dashboard's key, made a new one
+        // over it, and every fingerprint changed with whichever process started last. Now it is the database's.
         using var dir = new TestSupport.TempDirectory();
-        string FingerprintFrom(string contentRoot)
+        string FingerprintFrom(string contentRoot, bool migrate = false)
         {
             Directory.CreateDirectory(contentRoot);
             var services = new Microsoft.Extensions.DependencyInjection.ServiceCollection();
@@ -64,10 +65,11 @@ public class RedactionTests
                 .AddInMemoryCollection(new Dictionary<string, string?> { ["Database:Path"] = dir.File("bench.db") }).Build());
             services.AddBenchCore();
             using var provider = services.BuildServiceProvider();
+            if (migrate) provider.MigrateDatabaseAsync().GetAwaiter().GetResult();
             return provider.GetRequiredService<ParameterDisplay>().Fingerprint("hunter2");
         }
 
-        var dashboard = FingerprintFrom(dir.File("web"));
+        var dashboard = FingerprintFrom(dir.File("web"), migrate: true);
         var runner = FingerprintFrom(dir.File("runner"));
 
         Assert.Equal(dashboard, runner);

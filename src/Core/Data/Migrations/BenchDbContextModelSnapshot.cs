@@ -356,6 +356,39 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunLatencies", (string)null);
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
+                {
+                    b.Property<string>("Name")
+                        .HasMaxLength(100)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Value")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Name");
+
+                    b.ToTable("InstallationKeys");
+                });
+
+            modelBuilder.Entity("Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("FriendlyName")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Xml")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("DataProtectionKeys");
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)
