@@ -20,13 +20,22 @@ public sealed class HistoryTables
     public IEntityType Runs { get; }
     public IEntityType Samples { get; }
 
+    /// <summary>
+    /// An installation's own keys (the sign-in key ring, the fingerprint key) are not history: the target keeps its
+    /// own, which its dashboards already use; a target's fingerprints of moved runs are its key's.
+    /// </summary>
+    static readonly Type[] InstallationsOwn = [typeof(Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey), typeof(Security.InstallationKey)];
+
+    /// <summary>Whether a move copies the table's rows: every table but an installation's own keys.</summary>
+    public static bool IsHistory(IEntityType type) => !InstallationsOwn.Contains(type.ClrType);
+
     public HistoryTables(IModel model)
     {
         Runs = model.FindEntityType(typeof(Run))!;
         Samples = model.FindEntityType(typeof(Sample))!;
         var perRun = new List<(IEntityType, IForeignKey)>();
         var shared = new List<IEntityType>();
-        foreach (var type in model.GetEntityTypes().Where(t => t != Runs && t != Samples && !t.IsOwned()))
+        foreach (var type in model.GetEntityTypes().Where(t => t != Runs && t != Samples && !t.IsOwned() && IsHistory(t)))
         {
             var toRun = type.GetForeignKeys().Where(k => k.PrincipalEntityType == Runs).ToList();
             if (toRun.Count > 1 || type.GetForeignKeys().Any(k => k.PrincipalEntityType != Runs && k.PrincipalEntityType.GetForeignKeys().Any(p => p.PrincipalEntityType == Runs)))
