@@ -11,6 +11,8 @@ public enum Fault
     ResetMidResponse,
     /// <summary>Never answers; holds the connection open.</summary>
     Stall,
+    /// <summary>Sends headers announcing a large body and part of it, then holds the connection open.</summary>
+    StallMidBody,
 }
 
 /// <summary>A raw TCP server on 127.0.0.1 that breaks HTTP on purpose, for fault classification tests.</summary>
@@ -67,6 +69,11 @@ public sealed class FaultyTcpTarget : IAsyncDisposable
             }
             await socket.SendAsync(Encoding.ASCII.GetBytes("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n"));
             await socket.SendAsync(new byte[1000]);
+            if (fault == Fault.StallMidBody)
+            {
+                lock (held) held.Add(socket);
+                return;
+            }
             socket.LingerState = new LingerOption(true, 0); // close with RST instead of FIN
             socket.Close();
         }

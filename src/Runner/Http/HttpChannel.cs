@@ -23,7 +23,7 @@ sealed class HttpChannel : IDisposable
     {
         this.policy = policy;
         Blocking = blocking;
-        Invoker = new HttpMessageInvoker(new SocketsHttpHandler
+        var handler = new SocketsHttpHandler
         {
             MaxConnectionsPerServer = 1,
             ConnectCallback = ConnectAsync,
@@ -33,7 +33,11 @@ sealed class HttpChannel : IDisposable
             UseCookies = false,
             UseProxy = false,
             PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
-        }, disposeHandler: true);
+        };
+        // A blocking read is ended by disposing its response (HttpConnection.Send): that must close the connection at
+        // once, not drain the rest of the body while the worker's read still waits on it.
+        if (blocking) handler.MaxResponseDrainSize = 0;
+        Invoker = new HttpMessageInvoker(handler, disposeHandler: true);
     }
 
     public HttpMessageInvoker Invoker { get; }

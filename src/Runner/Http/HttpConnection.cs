@@ -105,9 +105,10 @@ sealed class HttpConnection : IDisposable
             long bytes = 0;
             int read;
             while ((read = stream.Read(buffer)) > 0) bytes += read;
+            ct.ThrowIfCancellationRequested(); // a body cut short by the timeout's close is no answer
             Finished(operation, sample, response, start, bytes);
         }
-        catch (Exception ex) when (ct.IsCancellationRequested && ex is IOException or ObjectDisposedException or HttpRequestException)
+        catch (Exception ex) when (ct.IsCancellationRequested && ex is IOException or ObjectDisposedException or HttpRequestException or OperationCanceledException)
         {
             runToken.ThrowIfCancellationRequested(); // the run's end, not the target's fault
             sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());

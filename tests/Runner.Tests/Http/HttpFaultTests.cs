@@ -41,6 +41,20 @@ public class HttpFaultTests
     }
 
     [Fact]
+    public async Task ABodyThatStallsPastTheTimeoutIsATimeoutWhenTheTimeoutFires()
+    {
+        await using var target = new FaultyTcpTarget(Fault.StallMidBody);
+
+        var (samples, stats, _) = await Execute(new HttpParameters { Url = target.Url.ToString(), Requests = 3, TimeoutMs = 300 });
+
+        Assert.Equal(3, samples.Count);
+        Assert.All(samples, s => Assert.Equal(ErrorKind.Timeout, s.Error));
+        // Ended when the timeout fires, not after the client's drain of the rest of the body (up to 2 s more).
+        Assert.All(samples, s => Assert.InRange(s.LatencyNs, 285_000_000, 1_500_000_000));
+        Assert.Equal(3, stats.ErrorsByKind[ErrorKind.Timeout]);
+    }
+
+    [Fact]
     public async Task AStallPastTheTimeoutIsATimeoutAndDoesNotHangTheRun()
     {
         await using var target = new FaultyTcpTarget(Fault.Stall);
