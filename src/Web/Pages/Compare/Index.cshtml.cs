@@ -64,7 +64,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         Basis = basis;
         if (Keys.Count > 0 && Pending.Count == 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(HttpContext), basis, fraction, Pick);
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Reports.Report.RevealsSecrets(HttpContext), basis, fraction, Pick);
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);

@@ -20,6 +20,12 @@ public static partial class Report
     /// <summary>Whether this request is for a page's report address.</summary>
     public static bool IsReport(HttpContext context) => context.GetEndpoint()?.Metadata.GetMetadata<ReportEndpoint>() is not null;
 
+    /// <summary>
+    /// Whether the page shows secrets in full: to an identified administrator, and never in a report, which is a file
+    /// made to be sent on (its secrets are fingerprinted as for any other reader).
+    /// </summary>
+    public static bool RevealsSecrets(HttpContext context) => Security.AdminGate.IsIdentifiedAdmin(context) && !IsReport(context);
+
     /// <summary>The report's address for the page the reader is on: the same query, so it reports what they see.</summary>
     public static string LinkFor(HttpRequest request) =>
         request.Path.Value!.TrimEnd('/') + "/report" + request.QueryString;
