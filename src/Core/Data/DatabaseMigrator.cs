@@ -57,7 +57,11 @@ public static class DatabaseMigrator
         }
     }
 
-    public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default)
+    /// <param name="withKeys">
+    /// Also bring this installation's keys into the database (<see cref="Security.SharedKeys"/>), as a dashboard does on
+    /// start; false for a tool that only needs the schema (the history move), which must not add this machine's keys.
+    /// </param>
+    public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default, bool withKeys = true)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -68,7 +72,7 @@ public static class DatabaseMigrator
             // server take turns, and the one that comes second finds nothing pending. No file, no reserve: the
             // server's disk is not this machine's.
             await db.Database.MigrateAsync(ct);
-            await Security.SharedKeys.EnsureAsync(services, ct);
+            if (withKeys) await Security.SharedKeys.EnsureAsync(services, ct);
             return;
         }
         var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
@@ -80,7 +84,7 @@ public static class DatabaseMigrator
         // WAL lets the dashboard read while the runner writes samples; the setting persists in the file.
         await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", ct);
         scope.ServiceProvider.GetRequiredService<StorageReserve>().Ensure();
-        await Security.SharedKeys.EnsureAsync(services, ct);
+        if (withKeys) await Security.SharedKeys.EnsureAsync(services, ct);
     }
 
     /// <summary>

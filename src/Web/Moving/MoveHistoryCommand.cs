@@ -30,15 +30,25 @@ public static class MoveHistoryCommand
             return 2;
         }
         await using var source = Services(DatabaseProviders.Sqlite, Path.GetFullPath(from!), null);
+        NpgsqlConnectionStringBuilder where;
+        try
+        {
+            where = new NpgsqlConnectionStringBuilder(to);
+        }
+        catch (ArgumentException)
+        {
+            // Its message repeats the value, password included: say what is wrong without it.
+            await errors.WriteLineAsync("move-history: the PostgreSQL connection string cannot be read; give it as Host=…;Database=…;Username=…;Password=…");
+            return 2;
+        }
         await using var target = Services(DatabaseProviders.PostgreSql, null, to);
-        var where = new NpgsqlConnectionStringBuilder(to);
         try
         {
             // An old file is brought to this build's schema first, as the dashboard would on start; an empty target is created.
             await RefuseNewerSchemaAsync(source, "the SQLite file", ct);
-            await source.MigrateDatabaseAsync(ct);
+            await source.MigrateDatabaseAsync(ct, withKeys: false); // keys are each installation's own: none is added or moved
             await RefuseNewerSchemaAsync(target, "the PostgreSQL database", ct);
-            await target.MigrateDatabaseAsync(ct);
+            await target.MigrateDatabaseAsync(ct, withKeys: false);
             await output.WriteLineAsync($"Moving {from} into PostgreSQL database {where.Database} on {where.Host}:{where.Port}");
 
             var move = new HistoryMove(source, target)

@@ -39,6 +39,9 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
             await transaction.CommitAsync(ct);
         }
 
+        // Every id the source holds is reserved before the first run moves, so a dashboard already on the target
+        // never takes one that a run still to move will need (a move interrupted and started again included).
+        await FixIdentitySequencesAsync(from, tables, ct);
         var runIds = await from.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync(ct);
         int moved = 0, done = 0;
         Exception? failure = null;
@@ -61,7 +64,7 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
         finally
         {
             // Interrupted too: a dashboard already on the target must not be handed an id a moved run holds.
-            try { await FixIdentitySequencesAsync(tables, CancellationToken.None); }
+            try { await FixIdentitySequencesAsync(from, tables, CancellationToken.None); }
             catch (Exception) when (failure is not null) { } // the server that failed the move fails this too: its reason matters
         }
         return new MoveResult(moved, runIds.Count - moved, shared);
@@ -141,9 +144,10 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
 
     /// <summary>
     /// Explicit ids do not advance PostgreSQL's identity sequences: without this the next run created in the
-    /// target would be given id 1 and fail as a duplicate.
+    /// target would be given id 1 and fail as a duplicate. Each sequence goes past the highest id of the target
+    /// and of the source, moved yet or not.
     /// </summary>
-    async Task FixIdentitySequencesAsync(HistoryTables tables, CancellationToken ct)
+    async Task FixIdentitySequencesAsync(BenchDbContext from, HistoryTables tables, CancellationToken ct)
     {
         await using var scope = target.CreateAsyncScope();
         var to = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -154,8 +158,9 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
             var table = HistoryTables.Table(type);
             var column = key.GetColumnName();
 #pragma warning disable EF1002 // names from the model, not input
+            var sourceMax = await from.Database.SqlQueryRaw<long>($"SELECT COALESCE(MAX(\"{column}\"), 0) AS \"Value\" FROM \"{table}\"").SingleAsync(ct);
             await to.Database.ExecuteSqlRawAsync(
-                $"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'), GREATEST(COALESCE(MAX(\"{column}\"), 0), 1), MAX(\"{column}\") IS NOT NULL) FROM \"{table}\"", ct);
+                $"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'), GREATEST(COALESCE(MAX(\"{column}\"), 0), {sourceMax}, 1), GREATEST(COALESCE(MAX(\"{column}\"), 0), {sourceMax}) > 0) FROM \"{table}\"", ct);
 #pragma warning restore EF1002
         }
     }
