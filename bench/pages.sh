@@ -7,7 +7,8 @@
 #      connections polling the run page, the runs list, the run API and the live API once a second each, and
 #      then the same 50 asking as fast as they can (wrk). Requests/s and max latency of the run each time.
 # The dashboard as users start it (its runner a child process at normal priority, the dashboard at nice 10);
-# EXTRA_ENV="Runner__Process=InProcess" for the runner inside the dashboard's process, SKIP_A=1 for B alone.
+# EXTRA_ENV="Runner__Process=InProcess" for the runner inside the dashboard's process, SKIP_A=1 for B alone,
+# SKIP_B=1 for A alone; PROVIDER=postgresql stores the history in a throw-away PostgreSQL cluster instead of SQLite.
 # Not part of the test suite.   usage: bash bench/pages.sh [seconds for B]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,9 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 command -v hey >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hey >/dev/null; }
 source bench/lib.sh
 start_nginx $nginx_port
-start_dashboard $web_port RunLimits__MaxRequests=1000000 Logging__LogLevel__BenchDashboard=Information ${EXTRA_ENV:-}
+store=()
+if [ "${PROVIDER:-sqlite}" = postgresql ]; then start_postgres; store=(Database__Provider=postgresql "ConnectionStrings__results=$pg_connection"); fi
+start_dashboard $web_port RunLimits__MaxRequests=1000000 Logging__LogLevel__BenchDashboard=Information "${store[@]}" ${EXTRA_ENV:-}
 
 rss() { awk '/VmRSS/ {print int($2/1024)}' /proc/$dashboard_pid/status; }
 hwm() { awk '/VmHWM/ {print int($2/1024)}' /proc/$dashboard_pid/status; }
@@ -38,9 +41,11 @@ for n in 10000 1000000; do
     printf "%-10s %-28s %10s %12s\n" "$n" "$view" "$(median_ms "$dashboard$view")" "$(hwm)"
   done
 done
-echo "   database: $(du -m "$work/bench.db" | cut -f1) MB for $(curl -sf "$dashboard/api/runs" | python3 -c 'import json,sys; print(sum(r["completedRequests"] for r in json.load(sys.stdin)))') samples"
+[ "${PROVIDER:-sqlite}" = postgresql ] && size=$(psql_bench "SELECT pg_database_size('bench') / 1048576") || size=$(du -m "$work/bench.db" | cut -f1)
+echo "   database (${PROVIDER:-sqlite}): $size MB for $(curl -sf "$dashboard/api/runs" | python3 -c 'import json,sys; print(sum(r["completedRequests"] for r in json.load(sys.stdin)))') samples"
 fi
 
+[ "${SKIP_B:-}" = 1 ] && exit 0
 echo
 echo "== B: a ${seconds} s run at c=8 against nginx, unobserved and observed by 50 viewers"
 url="http://127.0.0.1:$nginx_port/4k.bin"
