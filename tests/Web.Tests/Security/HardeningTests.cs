@@ -139,8 +139,12 @@ public sealed partial class HardeningTests
             request.Headers["X-Forwarded-For"] = "6.6.6.6, 198.51.100.7"; // the client wrote the first, the front end added its peer
         };
         using var socket = await ws.ConnectAsync(new Uri("ws://localhost" + Core.Agents.AgentProtocol.Path), CancellationToken.None);
-        var agents = await client.GetFromJsonAsync<JsonElement>("/api/agents");
-        Assert.Equal("198.51.100.7", agents.EnumerateArray().Single(a => a.GetProperty("name").GetString() == "alpha").GetProperty("remote").GetString());
+        // The link is registered just after the upgrade completes, not before ConnectAsync returns: wait for it.
+        JsonElement? alpha = null;
+        for (var wait = System.Diagnostics.Stopwatch.StartNew(); alpha is null && wait.Elapsed < TimeSpan.FromSeconds(10); await Task.Delay(50))
+            alpha = (await client.GetFromJsonAsync<JsonElement>("/api/agents")).EnumerateArray().Cast<JsonElement?>().SingleOrDefault(a => a!.Value.GetProperty("name").GetString() == "alpha");
+        Assert.NotNull(alpha);
+        Assert.Equal("198.51.100.7", alpha.Value.GetProperty("remote").GetString());
     }
 
     [Fact]
