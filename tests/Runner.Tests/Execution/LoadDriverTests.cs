@@ -11,12 +11,20 @@ namespace BenchDashboard.Runner.Tests.Execution;
 public class LoadDriverTests
 {
     /// <summary>Completes at once, or after <paramref name="delay"/>; throws on the operation numbered <paramref name="failAt"/>.</summary>
-    sealed class Noting(TimeSpan? delay = null, long? failAt = null) : ILoadOperation
+    /// <param name="meet">The first <paramref name="meet"/> calls wait (10 s at most) until that many are in flight,
+    /// so a test of several connections does not pass or fail on whether one worker finished before another began.</param>
+    sealed class Noting(TimeSpan? delay = null, long? failAt = null, int meet = 0) : ILoadOperation
     {
+        readonly TaskCompletionSource met = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        int arrived;
+
         public ConcurrentQueue<Operation> Seen { get; } = new();
 
         public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
         {
+            var order = Interlocked.Increment(ref arrived);
+            if (order == meet) met.TrySetResult();
+            if (order < meet) await met.Task.WaitAsync(TimeSpan.FromSeconds(10), ct);
             if (delay is { } d) await Task.Delay(d, ct);
             if (operation.Number == failAt && !operation.IsWarmup) throw new InvalidOperationException("the target is gone");
             Seen.Enqueue(operation);
@@ -77,7 +85,7 @@ public class LoadDriverTests
         var (context, stored) = Context();
         var driver = new LoadDriver(context);
 
-        await driver.RunAsync(new HttpParameters { Requests = 5, WarmupRequests = 3, Concurrency = 2 }, new Noting(), CancellationToken.None);
+        await driver.RunAsync(new HttpParameters { Requests = 5, WarmupRequests = 3, Concurrency = 2 }, new Noting(meet: 2), CancellationToken.None);
         await driver.RunAsync(new HttpParameters { Requests = 4, Concurrency = 2 }, new Noting(), CancellationToken.None);
 
         var samples = stored.OrderBy(s => s.Index).ToList();

@@ -36,6 +36,8 @@ public sealed class ClaimRaceTests
             var mostRunning = 0;
 
             // Each host runs two claimers: claim, look at how many run, finish soon after, again until none is left.
+            // A claimer pauses a random moment after a miss and after a release, as a real runner's poll does: one
+            // that re-claimed at once would win every slot it just freed and leave no race to test.
             await Task.WhenAll(hosts.SelectMany(h => Enumerable.Range(0, 2).Select(_ => Task.Run(async () =>
             {
                 var store = h.Services.GetRequiredService<RunStore>();
@@ -43,7 +45,7 @@ public sealed class ClaimRaceTests
                 {
                     if (await store.TryClaimAsync(CancellationToken.None) is not { } run)
                     {
-                        await Task.Delay(5);
+                        await Task.Delay(Random.Shared.Next(1, 10));
                         continue;
                     }
                     claimedBy.Add((run.Id, store.RunnerName));
@@ -52,6 +54,7 @@ public sealed class ClaimRaceTests
                     await Task.Delay(10);
                     await store.FinishAsync(run.Id, RunStatus.Completed, 0, null, null, null, null, CancellationToken.None);
                     store.Released(run.Id);
+                    await Task.Delay(Random.Shared.Next(1, 15));
                 }
             }))));
 
