@@ -91,6 +91,12 @@ public sealed class RunnerOptions
     /// </summary>
     [Range(0, 1024)] public int HttpBlockingUpTo { get; set; } = 1;
 
+    /// <summary>
+    /// What sends an HTTP run's requests (<see cref="Http.HttpEngine"/>): by default the lean HTTP/1.1 engine for every
+    /// request it speaks (plain http://), SocketsHttpHandler for the rest. The run's notes say which measured.
+    /// </summary>
+    public Http.HttpEngine HttpEngine { get; set; } = Http.HttpEngine.Auto;
+
     /// <summary>When storing samples has failed this long (a lock, a full or failing disk), the run's load stops.</summary>
     [Range(1, 3_600)] public int StorageStallSeconds { get; set; } = 20;
 

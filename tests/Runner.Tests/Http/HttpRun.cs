@@ -18,29 +18,30 @@ static class HttpRun
     public static readonly TargetPolicy LoopbackAllowed = new(new TargetOptions { AllowLoopback = true }, isDevelopment: false, siteHostName: null);
 
     /// <param name="blockingUpTo">Runs with at most this many connections send with blocking calls (<see cref="RunnerOptions.HttpBlockingUpTo"/>).</param>
+    /// <param name="engine">What sends the requests (<see cref="RunnerOptions.HttpEngine"/>).</param>
     public static async Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> ExecuteAsync(
-        HttpParameters parameters, CancellationToken ct = default, int blockingUpTo = 0)
+        HttpParameters parameters, CancellationToken ct = default, int blockingUpTo = 0, HttpEngine engine = HttpEngine.Auto)
     {
-        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, blockingUpTo);
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, blockingUpTo, engine);
         return (samples, stats, context.CachingEvidence);
     }
 
     /// <summary>As <see cref="ExecuteAsync"/>, with the run's notes and warnings.</summary>
     public static async Task<(List<Sample> Samples, RunStatistics Stats, RunNotes Notes)> ExecuteWithNotesAsync(
-        HttpParameters parameters, CancellationToken ct = default)
+        HttpParameters parameters, CancellationToken ct = default, HttpEngine engine = HttpEngine.Auto)
     {
-        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, 0);
+        var (samples, stats, context) = await ExecuteWithContextAsync(parameters, ct, 0, engine);
         return (samples, stats, context.Notes);
     }
 
     static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
-        HttpParameters parameters, CancellationToken ct, int blockingUpTo)
+        HttpParameters parameters, CancellationToken ct, int blockingUpTo, HttpEngine engine)
     {
         var channel = Channel.CreateUnbounded<Sample>();
         var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer.TryWrite);
         try
         {
-            await new HttpBenchmark(LoopbackAllowed, Options.Create(new RunnerOptions { HttpBlockingUpTo = blockingUpTo })).ExecuteAsync(context, ct);
+            await new HttpBenchmark(LoopbackAllowed, Options.Create(new RunnerOptions { HttpBlockingUpTo = blockingUpTo, HttpEngine = engine })).ExecuteAsync(context, ct);
         }
         finally
         {
