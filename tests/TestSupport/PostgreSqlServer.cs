@@ -108,6 +108,25 @@ public sealed class PostgreSqlServer : IAsyncDisposable
     {
         process.Dispose();
         process = await LaunchAsync(bin, Path.Combine(dataDirectory, "data"), dataDirectory, Port);
+        await UntilAcceptingQueriesAsync();
+    }
+
+    /// <summary>
+    /// The port opens before recovery ends, and until then every login fails with 57P03 ("the database system is
+    /// starting up"): a test that asks the moment it is back would fail on the server's start, not on its subject.
+    /// </summary>
+    async Task UntilAcceptingQueriesAsync()
+    {
+        for (var deadline = DateTime.UtcNow.AddSeconds(60); ; await Task.Delay(100))
+        {
+            try
+            {
+                await using var connection = new NpgsqlConnection(ConnectionString());
+                await connection.OpenAsync();
+                return;
+            }
+            catch (PostgresException ex) when (ex.SqlState == PostgresErrorCodes.CannotConnectNow && DateTime.UtcNow < deadline) { }
+        }
     }
 
     void Kill()
