@@ -14,8 +14,8 @@ namespace BenchDashboard.Runner.Http;
 
 /// <summary>
 /// Makes a young runner's HTTP measuring path hot before its first run (issue 15, <see cref="RunnerOptions.SelfWarmupRequests"/>):
-/// a Kestrel of its own on a free loopback port answers 4 KiB, and one <see cref="HttpConnection"/> sends it that
-/// many requests, so the JIT has compiled (and tiered up) the code that later measures. Nothing is stored.
+/// a Kestrel of its own on a free loopback port answers 4 KiB, and the two engines (<see cref="HttpEngine"/>) send it
+/// that many requests in turn, so the JIT has compiled (and tiered up) the code that later measures. Nothing is stored.
 /// </summary>
 public static class SelfWarmup
 {
@@ -36,12 +36,14 @@ public static class SelfWarmup
         // Its own policy: the operator's may refuse loopback targets, and this traffic never leaves the process's machine.
         var policy = new TargetPolicy(new TargetOptions { AllowLoopback = true }, isDevelopment: false, siteHostName: null);
         var answered = 0;
-        using (var connection = new HttpConnection(new HttpParameters { Url = url + "/", Requests = requests }, policy))
-        {
-            var runStart = Stopwatch.GetTimestamp();
-            for (var i = 0; i < requests && !ct.IsCancellationRequested; i++)
-                if ((await connection.SendAsync(new Execution.Operation(0, 0, i, i, IsWarmup: true, null, runStart), ct)).Error == Core.Runs.ErrorKind.None) answered++;
-        }
+        var parameters = new HttpParameters { Url = url + "/", Requests = requests };
+        using var channel = new Lean.LeanChannel(policy, blocking: false);
+        // Both engines: the lean one measures http:// runs, SocketsHttpHandler HTTPS and the rest.
+        IHttpSender[] senders = [new Lean.LeanConnection(parameters, channel, null), new HttpConnection(parameters, policy)];
+        var runStart = Stopwatch.GetTimestamp();
+        for (var i = 0; i < requests && !ct.IsCancellationRequested; i++)
+            if ((await senders[i % 2].SendAsync(new Execution.Operation(0, 0, i, i, IsWarmup: true, null, runStart), ct)).Error == Core.Runs.ErrorKind.None) answered++;
+        foreach (var sender in senders) sender.Dispose();
         await app.StopAsync(ct);
         logger.LogInformation("Self warm-up: {Answered} of {Requests} loopback requests answered through the measuring path in {Ms:N0} ms",
             answered, requests, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
