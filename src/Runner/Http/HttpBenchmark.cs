@@ -3,6 +3,7 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http.Lean;
 using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Runner.Http;
@@ -15,7 +16,7 @@ namespace BenchDashboard.Runner.Http;
 /// </summary>
 public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? options = null) : BenchmarkExecutor<HttpParameters>
 {
-    readonly int blockingUpTo = (options?.Value ?? new RunnerOptions()).HttpBlockingUpTo;
+    readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
     /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
     public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
@@ -31,7 +32,10 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
-        using var requests = new Requests(variants, parameters.Concurrency, policy, blocking: parameters.Model == LoadModel.Closed && parameters.Concurrency <= blockingUpTo);
+        var lean = settings.HttpEngine == HttpEngine.Auto && variants.All(v => LeanRequest.Speaks(v.Parameters));
+        var blocking = parameters.Model == LoadModel.Closed && parameters.Concurrency <= settings.HttpBlockingUpTo;
+        context.Notes.Add(EngineNote(lean, blocking));
+        using var requests = new Requests(variants, parameters.Concurrency, policy, lean, blocking);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
@@ -43,21 +47,28 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         }
     }
 
+    static string EngineNote(bool lean, bool blocking) =>
+        (lean ? "Engine: lean HTTP/1.1 (request bytes built once, answers parsed as they arrive)" : "Engine: SocketsHttpHandler")
+        + (blocking ? ", blocking sends (a thread per connection)." : ".");
+
     /// <summary>The run's requests, [worker][variant], on each worker's channels, and the operation that sends one.</summary>
     sealed class Requests : ILoadOperation, IDisposable
     {
-        readonly HttpConnection[][] connections;
-        readonly List<HttpChannel> channels = [];
+        readonly IHttpSender[][] connections;
+        readonly List<IDisposable> channels = [];
 
-        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool blocking) =>
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool lean, bool blocking) =>
             connections = Enumerable.Range(0, workers).Select(_ =>
             {
-                var shared = new Dictionary<string, HttpChannel>();
+                var shared = new Dictionary<string, IDisposable>();
                 return variants.Select(v =>
                 {
                     var key = v.Parameters.ConnectionKey();
-                    if (!shared.TryGetValue(key, out var channel)) channels.Add(shared[key] = channel = new HttpChannel(v.Parameters.Timeout, policy, blocking));
-                    return new HttpConnection(v.Parameters, policy, v.Name, channel);
+                    if (!shared.TryGetValue(key, out var channel))
+                        channels.Add(shared[key] = channel = lean ? new LeanChannel(policy, blocking) : new HttpChannel(v.Parameters.Timeout, policy, blocking));
+                    return channel is LeanChannel leanChannel
+                        ? (IHttpSender)new LeanConnection(v.Parameters, leanChannel, v.Name)
+                        : new HttpConnection(v.Parameters, policy, v.Name, (HttpChannel)channel);
                 }).ToArray();
             }).ToArray();
 

@@ -12,7 +12,7 @@ namespace BenchDashboard.Runner.Http;
 /// One simulated client's requests of one variant, sent one after another (wrk's and ab's model of
 /// "concurrency") on a <see cref="HttpChannel"/>: its own, or the one its worker's other variants share.
 /// </summary>
-sealed class HttpConnection : IDisposable
+sealed class HttpConnection : IHttpSender
 {
     static readonly string[] ResponseHeaders = ["Age", "Cache-Control", "ETag", "X-Cache"];
     static readonly string[] ContentHeaders = ["Expires", "Last-Modified"];
@@ -35,10 +35,7 @@ sealed class HttpConnection : IDisposable
     /// <param name="channel">The connection to send on, shared with the worker's other variants; null for one of its own.</param>
     public HttpConnection(HttpParameters parameters, TargetPolicy policy, string? series = null, HttpChannel? channel = null)
     {
-        // Validation refuses these; a line break in a header value would end it and could smuggle a second
-        // request (to a Host of the sender's choosing) past the target policy, so it is refused here too.
-        if (parameters.Headers.Any(h => h.Key.Concat(h.Value).Any(c => c is '\r' or '\n' or '\0')))
-            throw new TargetRefusedException("A header name or value contains a line break or NUL; nothing was sent.");
+        HeaderLines.RefuseLineBreaks(parameters);
         this.parameters = parameters;
         this.series = series;
         uri = new Uri(parameters.Url);
@@ -160,9 +157,13 @@ sealed class HttpConnection : IDisposable
     {
         sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
         sample.Bytes = bytes;
-        sample.Error = sample.StatusCode == 429 ? ErrorKind.Throttled : sample.StatusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
+        sample.Error = ErrorFor(sample.StatusCode ?? 0);
         RecordCachingEvidence(response);
     }
+
+    /// <summary>What a complete answer with this status counts as.</summary>
+    public static ErrorKind ErrorFor(int statusCode) =>
+        statusCode == 429 ? ErrorKind.Throttled : statusCode >= 400 ? ErrorKind.HttpStatus : ErrorKind.None;
 
     /// <summary>The error a target's fault is recorded as; null for what is not the target's.</summary>
     static ErrorKind? Fault(Exception ex, CancellationToken runToken) => ex switch

@@ -1,3 +1,4 @@
+using BenchDashboard.Runner.Http;
 using System.Diagnostics;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Benchmarks;
@@ -195,4 +196,12 @@ public sealed class BlockingHttpAccuracyTests : HttpAccuracyTests
 {
     protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
         HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
+}
+
+/// <summary>The same figures from SocketsHttpHandler, which sends what the lean engine does not speak (HTTPS, framing headers).</summary>
+[Collection(nameof(HttpAccuracyTests))]
+public sealed class SocketsHttpAccuracyTests : HttpAccuracyTests
+{
+    protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct, engine: HttpEngine.Sockets);
 }

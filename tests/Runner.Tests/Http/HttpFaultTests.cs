@@ -1,3 +1,4 @@
+using BenchDashboard.Runner.Http;
 using System.Diagnostics;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
@@ -11,7 +12,7 @@ namespace BenchDashboard.Runner.Tests.Http;
 /// <summary>Faults of a target are classified samples; the run always completes.</summary>
 public class HttpFaultTests
 {
-    /// <summary>Runs with the engine under test: asynchronous sends here, blocking ones in <see cref="BlockingHttpFaultTests"/>.</summary>
+    /// <summary>Runs with the engine under test: the default (lean for http://) with asynchronous sends here, the others in the subclasses below.</summary>
     protected virtual Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
         HttpRun.ExecuteAsync(parameters, ct);
 
@@ -102,4 +103,18 @@ public sealed class BlockingHttpFaultTests : HttpFaultTests
 {
     protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
         HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
+}
+
+/// <summary>The same faults through SocketsHttpHandler, which sends what the lean engine does not speak (HTTPS, framing headers).</summary>
+public sealed class SocketsHttpFaultTests : HttpFaultTests
+{
+    protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct, engine: HttpEngine.Sockets);
+}
+
+/// <summary>The same faults through SocketsHttpHandler with blocking sends.</summary>
+public sealed class SocketsBlockingHttpFaultTests : HttpFaultTests
+{
+    protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>
+        HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024, engine: HttpEngine.Sockets);
 }

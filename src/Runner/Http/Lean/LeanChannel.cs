@@ -1,0 +1,156 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+using BenchDashboard.Core.Security;
+
+namespace BenchDashboard.Runner.Http.Lean;
+
+/// <summary>
+/// One client connection of the lean engine: a socket connected on demand to an address the target policy
+/// allows, and the buffer its answers are read into. A worker's variants that share a connection key send on
+/// one channel (see <see cref="HttpChannel"/>), one request at a time. After an answer that does not leave the
+/// connection reusable, a failure or a timeout, the socket is closed and the next request connects afresh.
+/// </summary>
+sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
+{
+    // Room for the largest header block the parser accepts, with a read's worth beside it.
+    readonly byte[] buffer = GC.AllocateUninitializedArray<byte>(ResponseParser.MaxHeaderBytes + 16 * 1024);
+    Socket? socket;
+    int start, end;
+
+    /// <summary>Sends with blocking calls on the caller's thread (<see cref="HttpChannel.Blocking"/> says why); never asynchronous calls on the same socket.</summary>
+    public bool Blocking { get; } = blocking;
+
+    public bool IsConnected => socket is not null;
+
+    /// <summary>The Stopwatch timestamp at which the answer's final headers had all arrived.</summary>
+    public long HeadersAt { get; private set; }
+
+    /// <summary>Connects if there is no connection, and returns the connect's ticks; null when the connection was reused.</summary>
+    public async ValueTask<long?> ConnectAsync(LeanRequest request, CancellationToken ct)
+    {
+        if (socket is not null) return null;
+        var begin = Stopwatch.GetTimestamp();
+        var addresses = await policy.AllowedAddressesAsync(request.Host, ct);
+        var fresh = NewSocket();
+        try
+        {
+            await fresh.ConnectAsync(addresses, request.Port, ct);
+        }
+        catch
+        {
+            fresh.Dispose();
+            throw;
+        }
+        socket = fresh;
+        return Stopwatch.GetTimestamp() - begin;
+    }
+
+    /// <inheritdoc cref="ConnectAsync"/>
+    public long? Connect(LeanRequest request, CancellationToken ct)
+    {
+        if (socket is not null) return null;
+        var begin = Stopwatch.GetTimestamp();
+        // An IP literal's addresses are known at once; a name is resolved before the blocking connect.
+        var addresses = policy.AllowedAddressesAsync(request.Host, ct).GetAwaiter().GetResult();
+        var fresh = NewSocket();
+        try
+        {
+            using (ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), fresh)) fresh.Connect(addresses, request.Port);
+            ct.ThrowIfCancellationRequested();
+        }
+        catch (Exception) when (ct.IsCancellationRequested)
+        {
+            fresh.Dispose();
+            throw new OperationCanceledException(ct);
+        }
+        catch
+        {
+            fresh.Dispose();
+            throw;
+        }
+        socket = fresh;
+        return Stopwatch.GetTimestamp() - begin;
+    }
+
+    /// <summary>Sends the request and reads its answer into <paramref name="parser"/> to its end.</summary>
+    public async ValueTask ExchangeAsync(LeanRequest request, ResponseParser parser, CancellationToken ct)
+    {
+        var s = socket!;
+        for (var sent = 0; sent < request.Bytes.Length;)
+            sent += await s.SendAsync(request.Bytes.AsMemory(sent), SocketFlags.None, ct);
+        while (!Take(parser))
+        {
+            var read = await s.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, ct);
+            Received(parser, read);
+        }
+        Finished(parser);
+    }
+
+    /// <inheritdoc cref="ExchangeAsync"/>
+    public void Exchange(LeanRequest request, ResponseParser parser, CancellationToken ct)
+    {
+        var s = socket!;
+        // A blocking call takes no token: a timeout or the run's cancel ends it by closing the socket.
+        using var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), s);
+        try
+        {
+            for (var sent = 0; sent < request.Bytes.Length;) sent += s.Send(request.Bytes, sent, request.Bytes.Length - sent, SocketFlags.None);
+            while (!Take(parser)) Received(parser, s.Receive(buffer, end, buffer.Length - end, SocketFlags.None));
+        }
+        catch (Exception ex) when (ct.IsCancellationRequested && ex is SocketException or ObjectDisposedException)
+        {
+            throw new OperationCanceledException(ct);
+        }
+        Finished(parser);
+    }
+
+    /// <summary>Offers the parser what has arrived; true once the answer is complete.</summary>
+    bool Take(ResponseParser parser)
+    {
+        start += parser.Feed(buffer.AsSpan(start, end - start));
+        if (HeadersAt == 0 && parser.HeadersDone) HeadersAt = Stopwatch.GetTimestamp();
+        if (parser.Complete) return true;
+        if (start == end) start = end = 0;
+        else if (end == buffer.Length)
+        {
+            // The parser waits for the rest of a line: move it to the front to make room for the rest.
+            if (start == 0) throw new InvalidResponseException("a line of the response is longer than the receive buffer");
+            buffer.AsSpan(start, end - start).CopyTo(buffer);
+            end -= start;
+            start = 0;
+        }
+        return false;
+    }
+
+    void Received(ResponseParser parser, int read)
+    {
+        if (read > 0) end += read;
+        else
+        {
+            parser.EndOfStream();
+            if (HeadersAt == 0 && parser.HeadersDone) HeadersAt = Stopwatch.GetTimestamp();
+        }
+    }
+
+    void Finished(ResponseParser parser)
+    {
+        // No request is pipelined, so bytes past the answer are not the next one's: a connection that sent them is not reused.
+        if (!parser.KeepAlive || start != end) Close();
+        start = end = 0;
+    }
+
+    /// <summary>Starts the next exchange's timing.</summary>
+    public void Begin() => HeadersAt = 0;
+
+    /// <summary>Drops the connection: after a failure its state is unknown.</summary>
+    public void Close()
+    {
+        socket?.Dispose();
+        socket = null;
+        start = end = 0;
+    }
+
+    static Socket NewSocket() => new(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+
+    public void Dispose() => Close();
+}
