@@ -71,7 +71,7 @@ public sealed class ScriptedTcpTarget : IAsyncDisposable
     readonly ConcurrentBag<Socket> sockets = [];
     readonly ConcurrentBag<Task> serving = [];
     readonly Task acceptLoop;
-    int connections, requestCount;
+    int connections, requestCount, sentAfterEnd;
 
     /// <param name="script">The steps that answer a request, given the request (its numbers and what was sent).</param>
     public ScriptedTcpTarget(Func<ScriptedRequest, IEnumerable<ScriptStep>> script)
@@ -90,6 +90,12 @@ public sealed class ScriptedTcpTarget : IAsyncDisposable
 
     /// <summary>Connections accepted so far.</summary>
     public int Connections => Volatile.Read(ref connections);
+
+    /// <summary>
+    /// Connections on which the client sent more after the script had ended them with <see cref="ScriptStep.Close"/>
+    /// (those bytes are read and dropped, never answered): a client that honours "Connection: close" sends none.
+    /// </summary>
+    public int SentAfterEnd => Volatile.Read(ref sentAfterEnd);
 
     /// <summary>Requests read so far, in the order they were read.</summary>
     public IReadOnlyList<ScriptedRequest> Requests => requests.OrderBy(r => r.Index).ToList();
@@ -148,7 +154,7 @@ public sealed class ScriptedTcpTarget : IAsyncDisposable
                     return false;
                 case CloseStep:
                     socket.Shutdown(SocketShutdown.Send);
-                    await DrainAsync(socket);
+                    if (socket.Available > 0 || await DrainAsync(socket)) Interlocked.Increment(ref sentAfterEnd);
                     socket.Dispose();
                     return false;
             }
@@ -157,19 +163,21 @@ public sealed class ScriptedTcpTarget : IAsyncDisposable
 
     /// <summary>
     /// Reads until the client closes too (or a short while passes): closing with unread data queued would send RST
-    /// rather than the FIN the script asked for.
+    /// rather than the FIN the script asked for. True if anything arrived.
     /// </summary>
-    async Task DrainAsync(Socket socket)
+    async Task<bool> DrainAsync(Socket socket)
     {
         using var bound = CancellationTokenSource.CreateLinkedTokenSource(stop.Token);
         bound.CancelAfter(TimeSpan.FromSeconds(5));
         var buffer = new byte[4096];
+        var any = false;
         try
         {
-            while (await socket.ReceiveAsync(buffer, SocketFlags.None, bound.Token) > 0) { }
+            while (await socket.ReceiveAsync(buffer, SocketFlags.None, bound.Token) > 0) any = true;
         }
         catch (OperationCanceledException) when (!stop.IsCancellationRequested) { }
         catch (SocketException) { }
+        return any;
     }
 
     public async ValueTask DisposeAsync()

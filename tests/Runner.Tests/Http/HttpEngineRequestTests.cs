@@ -40,7 +40,8 @@ public sealed class HttpEngineRequestTests
         var samples = await RunAsync(engine, blocking, Post with { Url = target.Url("/orders?source=bench&x=%20y").ToString(), Requests = 2 });
 
         Assert.Equal(["#0 status 200, 2 bytes, None", "#1 status 200, 2 bytes, None"], samples.Select(Outcome));
-        
+        Assert.Equal([(0, 0), (1, 0)], target.Requests.Select(r => (r.Connection, r.IndexOnConnection)));
+        Assert.Equal(0, target.SentAfterEnd);
         Assert.All(target.Requests, r =>
         {
             Assert.Equal("POST /orders?source=bench&x=%20y HTTP/1.1", r.RequestLine);
