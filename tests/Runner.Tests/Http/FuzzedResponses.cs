@@ -11,10 +11,14 @@ namespace BenchDashboard.Runner.Tests.Http;
 /// </summary>
 static class FuzzedResponses
 {
-    public static IEnumerable<ScriptStep> For(int seed, ScriptedRequest request)
+    /// <summary>A valid answer and what it must read as.</summary>
+    public sealed record Valid(byte[] Bytes, int Status, int BodyBytes, bool DelimitedByClose);
+
+    /// <summary>One answer: valid (with what it reads as) or mutated (Intact null), the same for the same random state.</summary>
+    public static (byte[] Bytes, Valid? Intact) Answer(Random random)
     {
-        var random = new Random(HashCode.Combine(seed, request.Index));
-        var (answer, delimitedByClose) = Valid(random);
+        var valid = NewValid(random);
+        var answer = valid.Bytes;
         var mutated = random.Next(6) switch
         {
             0 => null,
@@ -24,24 +28,32 @@ static class FuzzedResponses
             4 => WithLyingChunkSizes(random),
             _ => RandomBytes(random, random.Next(1, 600)),
         };
-        var steps = Pieces(random, mutated ?? answer).ToList();
+        return mutated is null ? (answer, valid) : (mutated, null);
+    }
+
+    public static IEnumerable<ScriptStep> For(int seed, ScriptedRequest request)
+    {
+        var random = new Random(HashCode.Combine(seed, request.Index));
+        var (answer, intact) = Answer(random);
+        var steps = Pieces(random, answer).ToList();
         // Anything but an intact answer ends its connection, so the client is never left waiting for bytes that
         // cannot come: a timeout in a fuzzed run is the client's fault.
-        if (mutated is not null || delimitedByClose || random.Next(8) == 0) steps.Add(random.Next(3) == 0 ? ScriptStep.Reset : ScriptStep.Close);
+        if (intact is not { DelimitedByClose: false } || random.Next(8) == 0) steps.Add(random.Next(3) == 0 ? ScriptStep.Reset : ScriptStep.Close);
         return steps;
     }
 
-    static (byte[] Answer, bool DelimitedByClose) Valid(Random random)
+    static Valid NewValid(Random random)
     {
         var body = RandomText(random, random.Next(0, 3000));
         var interim = random.Next(4) == 0 ? "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n" : "";
         var status = new[] { "200 OK", "201 Created", "204 No Content", "404 Not Found", "429 Too Many Requests", "500 Internal Server Error" }[random.Next(6)];
-        if (status.StartsWith("204")) return (Latin1($"{interim}HTTP/1.1 {status}\r\n\r\n"), false);
+        var code = int.Parse(status[..3]);
+        if (code == 204) return new(Latin1($"{interim}HTTP/1.1 {status}\r\n\r\n"), code, 0, false);
         return random.Next(4) switch
         {
-            0 => (Latin1($"{interim}HTTP/1.1 {status}\r\nTransfer-Encoding: chunked\r\n\r\n{Chunked(random, body)}"), false),
-            1 => (Latin1($"HTTP/1.0 {status}\r\nContent-Type: text/plain\r\n\r\n{body}"), true),
-            _ => (Latin1($"{interim}HTTP/1.1 {status}\r\nContent-Length: {body.Length}\r\nX-Seq: {random.Next()}\r\n\r\n{body}"), false),
+            0 => new(Latin1($"{interim}HTTP/1.1 {status}\r\nTransfer-Encoding: chunked\r\n\r\n{Chunked(random, body)}"), code, body.Length, false),
+            1 => new(Latin1($"HTTP/1.0 {status}\r\nContent-Type: text/plain\r\n\r\n{body}"), code, body.Length, true),
+            _ => new(Latin1($"{interim}HTTP/1.1 {status}\r\nContent-Length: {body.Length}\r\nX-Seq: {random.Next()}\r\n\r\n{body}"), code, body.Length, false),
         };
     }
 
@@ -86,10 +98,14 @@ static class FuzzedResponses
         return Latin1(text.ToString());
     }
 
+    /// <summary>Where to cut an answer into 1 to 6 pieces.</summary>
+    public static List<int> Cuts(Random random, int length) =>
+        Enumerable.Range(0, random.Next(0, 6)).Select(_ => random.Next(length)).Append(0).Append(length).Distinct().Order().ToList();
+
     /// <summary>The answer in 1 to 6 sends, now and then a millisecond apart, so reads end at random places.</summary>
     static IEnumerable<ScriptStep> Pieces(Random random, byte[] answer)
     {
-        var cuts = Enumerable.Range(0, random.Next(0, 6)).Select(_ => random.Next(answer.Length)).Append(0).Append(answer.Length).Distinct().Order().ToList();
+        var cuts = Cuts(random, answer.Length);
         for (var i = 0; i + 1 < cuts.Count; i++)
         {
             yield return ScriptStep.Send(answer[cuts[i]..cuts[i + 1]]);
