@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # What the runner adds to what it measures: wrk and the runner one after another against nginx targets of known
-# latency (echo_sleep 1 ms, 10 ms, 50 ms) at c = 1, 4 and 16, in one sitting. The runner three times, each from a
-# dashboard of its own (runner in its child process, every sample stored in SQLite), driven through the API as
-# users drive it: "pool" (continuations on the thread pool: Runner:InlineSocketCompletions=false), "inline" (on
-# the socket engine's one thread) and "blocking" (inline, and each connection's requests sent with blocking calls
-# on a thread of its own: Runner:HttpBlockingUpTo). Prints p50, p90 and p99 of each and the runner's excess over
-# wrk in µs. Not part of the suite.
-#   usage: bash bench/overhead.sh [seconds per cell] [targets ms…]
+# latency (echo_sleep 1 ms, 10 ms, 50 ms) at c = 1, 4 and 16, in one sitting. The runner once per engine, each from
+# a dashboard of its own (runner in its child process, every sample stored in SQLite), driven through the API as
+# users drive it. Engines (ENGINES, default "sockets lean blocking"): "pool" (SocketsHttpHandler, continuations on
+# the thread pool: Runner:InlineSocketCompletions=false), "sockets" (SocketsHttpHandler, continuations on the socket
+# engine's one thread), "lean" (the lean HTTP/1.1 engine, asynchronous), "blocking" (the lean engine, each
+# connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo), and a diagnostic,
+# "unstored" (lean, samples held in memory and stored only after the run: what storing while measuring costs; keep
+# cells short, the buffer holds 1 M samples). Prints p50, p90
+# and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
+#   usage: [ENGINES="…"] bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}; shift || true
@@ -26,9 +29,21 @@ kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 1))/" -o /dev/null && break; sleep 0.1; done
 
-start_dashboard 5197 Runner__InlineSocketCompletions=false Database__Path="$work/pool.db"; pool=$dashboard
-start_dashboard 5198 Runner__HttpBlockingUpTo=0 Database__Path="$work/inline.db"; inline=$dashboard
-start_dashboard 5199 Runner__HttpBlockingUpTo=1024 Database__Path="$work/blocking.db"; blocking=$dashboard
+engines=${ENGINES:-sockets lean blocking}
+declare -A settings=(
+  [pool]="Runner__InlineSocketCompletions=false Runner__HttpEngine=Sockets"
+  [sockets]="Runner__HttpBlockingUpTo=0 Runner__HttpEngine=Sockets"
+  [lean]="Runner__HttpBlockingUpTo=0"
+  [blocking]="Runner__HttpBlockingUpTo=1024"
+  [unstored]="Runner__HttpBlockingUpTo=0 Runner__SampleBatchSize=1000000 Runner__SampleFlushIntervalMs=600000"
+)
+web_port=5197
+for engine in $engines; do
+  # shellcheck disable=SC2086 # the settings are words
+  start_dashboard $web_port ${settings[$engine]} Database__Path="$work/$engine.db"
+  declare "$engine=$dashboard"
+  web_port=$((web_port + 1))
+done
 
 wrk_ms() { # url c → "p50 p90 p99" in ms
   wrk -t1 -c"$2" -d1s "$1" >/dev/null
@@ -55,7 +70,7 @@ for ms in $targets; do
   for c in 1 4 16; do
     read -r w < <(wrk_ms "$url" "$c" | tr ' ' /)
     printf "%-7s %3s  %-9s %-26s\n" "$ms ms" "$c" wrk "$w"
-    for engine in pool inline blocking; do
+    for engine in $engines; do
       read -r r < <(runner_ms "${!engine}" "$url" "$c" | tr ' ' /)
       python3 -c '
 import sys

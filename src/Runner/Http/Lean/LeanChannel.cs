@@ -91,7 +91,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
     {
         var s = socket!;
         // A blocking call takes no token: a timeout or the run's cancel ends it by closing the socket.
-        using var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), s);
+        var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), s);
         try
         {
             for (var sent = 0; sent < request.Bytes.Length;) sent += s.Send(request.Bytes, sent, request.Bytes.Length - sent, SocketFlags.None);
@@ -101,7 +101,13 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         {
             throw new OperationCanceledException(ct);
         }
+        finally
+        {
+            abort.Dispose(); // waits for a close that had begun: after it, a cancel can no longer close the socket
+        }
         Finished(parser);
+        // The timeout fired as the answer completed: the answer stands, and the socket it closed is not reused.
+        if (ct.IsCancellationRequested) Close();
     }
 
     /// <summary>Offers the parser what has arrived; true once the answer is complete.</summary>
