@@ -126,6 +126,50 @@ public sealed class HttpEngineAgreementTests
         ConnectionPerRequest(samples, target);
     }
 
+    [Theory]
+    [InlineData(HttpEngine.Auto, false)]
+    [InlineData(HttpEngine.Auto, true)]
+    public async Task AnHttp10AnswerWithALengthIsTheLastOnItsConnection(HttpEngine engine, bool blocking)
+    {
+        // HTTP/1.0 without "Connection: keep-alive" is not persistent (RFC 9112 §9.3), though this server leaves the
+        // connection open. Not asserted for SocketsHttpHandler: it sends the next request on it (.NET 10, seen here).
+        await using var target = new ScriptedTcpTarget("HTTP/1.0 200 OK\r\nContent-Length: 5\r\n\r\nhello");
+
+        var samples = await RunAsync(engine, blocking, Get(target));
+
+        AllAnswered(samples, target, 200, 5);
+        ConnectionPerRequest(samples, target);
+    }
+
+    [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
+    public async Task HeaderNamesAndCodingsAreReadInAnyCaseAndSpacing(HttpEngine engine, bool blocking)
+    {
+        string[] answers =
+        [
+            "HTTP/1.1 200\r\ncontent-length:   7  \r\n\r\nno-text",
+            "HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: Chunked\r\n\r\n7\r\nchunked\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n7\r\n\x1f\x8b zip!\r\n0\r\n\r\n",
+        ];
+        await using var target = new ScriptedTcpTarget(r => [ScriptStep.Send(answers[r.Index % answers.Length])]);
+
+        var samples = await RunAsync(engine, blocking, Get(target, requests: 3));
+
+        AllAnswered(samples, target, 200, 7, requests: 3); // the coded body's bytes as sent: nothing is decompressed
+        OneConnection(samples, target);
+    }
+
+    [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
+    public async Task AMegabyteBodyIsCountedToTheByte(HttpEngine engine, bool blocking)
+    {
+        const int size = 1_048_583; // not a multiple of any buffer's size
+        await using var target = new ScriptedTcpTarget(Ok(new string('m', size)));
+
+        var samples = await RunAsync(engine, blocking, Get(target, requests: 3));
+
+        AllAnswered(samples, target, 200, size, requests: 3);
+        OneConnection(samples, target);
+    }
+
     [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
     public async Task A100ContinueIsPassedOverForTheFinalStatus(HttpEngine engine, bool blocking)
     {
