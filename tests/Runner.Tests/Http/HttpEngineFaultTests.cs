@@ -16,11 +16,11 @@ public sealed class HttpEngineFaultTests
     const string Ok = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
 
     /// <summary>The first request on a connection is answered well, the second with the fault, and the rest well on a new connection.</summary>
-    static async Task SecondAnswerIsAsync(HttpEngine engine, bool blocking, IEnumerable<ScriptStep> fault, int? status, ErrorKind error)
+    static async Task SecondAnswerIsAsync(HttpEngine engine, bool blocking, IEnumerable<ScriptStep> fault, int? status, ErrorKind error, int timeoutMs = 2_000)
     {
         await using var target = new ScriptedTcpTarget(r => r.Index == 1 ? fault : [ScriptStep.Send(Ok)]);
 
-        var samples = await RunAsync(engine, blocking, new HttpParameters { Url = target.Url().ToString(), Requests = 4, TimeoutMs = 2_000 });
+        var samples = await RunAsync(engine, blocking, new HttpParameters { Url = target.Url().ToString(), Requests = 4, TimeoutMs = timeoutMs });
 
         Assert.Equal(
             ["#0 status 200, 5 bytes, None", $"#1 status {status?.ToString() ?? "none"}, 0 bytes, {error}", "#2 status 200, 5 bytes, None", "#3 status 200, 5 bytes, None"],
@@ -71,4 +71,15 @@ public sealed class HttpEngineFaultTests
         SecondAnswerIsAsync(engine, blocking,
             [ScriptStep.Send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n"), ScriptStep.Pause(5), ScriptStep.Send(new string('x', 40)), ScriptStep.Pause(5), ScriptStep.Reset],
             200, ErrorKind.ConnectionReset);
+
+    [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
+    public Task HeadersThatStallPastTheTimeoutAreATimeout(HttpEngine engine, bool blocking) =>
+        SecondAnswerIsAsync(engine, blocking, [ScriptStep.Send("HTTP/1.1 200 OK\r\nContent-"), ScriptStep.Pause(3_000), ScriptStep.Send("Length: 5\r\n\r\nhello")],
+            null, ErrorKind.Timeout, timeoutMs: 500);
+
+    [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
+    public Task AChunkedBodyThatStallsPastTheTimeoutIsATimeoutWithItsStatus(HttpEngine engine, bool blocking) =>
+        SecondAnswerIsAsync(engine, blocking,
+            [ScriptStep.Send("HTTP/1.1 503 Busy\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n"), ScriptStep.Pause(3_000), ScriptStep.Send("0\r\n\r\n")],
+            503, ErrorKind.Timeout, timeoutMs: 500);
 }
