@@ -96,6 +96,24 @@ public sealed class HttpEngineRequestTests
             requests.Select(r => System.Text.RegularExpressions.Regex.Replace(r, @"127\.0\.0\.1:\d+", "127.0.0.1:PORT")).ToList();
     }
 
+    [Theory, MemberData(nameof(All), MemberType = typeof(HttpEngines))]
+    public async Task VariantsTakeTurnsOnOneConnectionEachWithItsOwnRequest(HttpEngine engine, bool blocking)
+    {
+        // Each variant's answer differs in length, so a sample read as another variant's answer would show.
+        await using var target = new ScriptedTcpTarget(r => [ScriptStep.Send(r.RequestLine.StartsWith("POST") ? "HTTP/1.1 201 Created\r\nContent-Length: 3\r\n\r\nnew" : Ok)]);
+
+        var samples = await RunAsync(engine, blocking, new HttpParameters
+        {
+            Url = target.Url("/a").ToString(), Requests = 3,
+            Variants = [new HttpVariant { Name = "get" }, new HttpVariant { Name = "post", Url = target.Url("/b?x=1").ToString(), Method = "POST", Body = "abc" }],
+        });
+
+        Assert.Equal(["get 200 2", "post 201 3", "get 200 2", "post 201 3", "get 200 2", "post 201 3"], samples.Select(s => $"{s.Series} {s.StatusCode} {s.Bytes}"));
+        Assert.Equal(1, target.Connections);
+        Assert.Equal(["GET /a HTTP/1.1 ", "POST /b?x=1 HTTP/1.1 abc", "GET /a HTTP/1.1 ", "POST /b?x=1 HTTP/1.1 abc", "GET /a HTTP/1.1 ", "POST /b?x=1 HTTP/1.1 abc"],
+            target.Requests.Select(r => $"{r.RequestLine} {System.Text.Encoding.UTF8.GetString(r.Body)}"));
+    }
+
     [Theory]
     [InlineData(HttpEngine.Auto, "Engine: lean HTTP/1.1")]
     [InlineData(HttpEngine.Sockets, "Engine: SocketsHttpHandler")]
