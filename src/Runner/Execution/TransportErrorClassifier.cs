@@ -26,6 +26,9 @@ public static class TransportErrorClassifier
         }
         for (var e = ex; e is not null; e = e.InnerException)
         {
+            // A broken answer (a chunk size that is no number, say) arrives as an IOException too, but it is a protocol violation.
+            if (e is HttpRequestException { HttpRequestError: HttpRequestError.InvalidResponse } or HttpIOException { HttpRequestError: HttpRequestError.InvalidResponse })
+                return ErrorKind.Other;
             if (e is HttpRequestException { HttpRequestError: HttpRequestError.ResponseEnded }) return ErrorKind.ConnectionReset;
             if (e is HttpIOException { HttpRequestError: HttpRequestError.ResponseEnded }) return ErrorKind.ConnectionReset;
             if (e is IOException) return ErrorKind.ConnectionReset;

@@ -149,7 +149,12 @@ sealed class HttpConnection : IHttpSender
 
     static void Answered(Sample sample, HttpResponseMessage response, long start)
     {
-        sample.HeadersNs = Ticks.ToNanoseconds(Stopwatch.GetTimestamp() - start);
+        var now = Stopwatch.GetTimestamp();
+        // SocketsHttpHandler drops a Content-Length it cannot read and takes the body to the close: a length that is
+        // no number is a broken answer, with no status, as the lean engine records it, not a body of any length.
+        if (response.Content.Headers.ContentLength is null && response.Content.Headers.NonValidated.Contains("Content-Length"))
+            throw new HttpRequestException(HttpRequestError.InvalidResponse, "The response's Content-Length is not a number.");
+        sample.HeadersNs = Ticks.ToNanoseconds(now - start);
         sample.StatusCode = (int)response.StatusCode;
     }
 

@@ -83,7 +83,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
             var read = await s.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, ct);
             Received(parser, read);
         }
-        Finished(parser);
+        Finished(request, parser);
     }
 
     /// <inheritdoc cref="ExchangeAsync"/>
@@ -105,7 +105,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         {
             abort.Dispose(); // waits for a close that had begun: after it, a cancel can no longer close the socket
         }
-        Finished(parser);
+        Finished(request, parser);
         // The timeout fired as the answer completed: the answer stands, and the socket it closed is not reused.
         if (ct.IsCancellationRequested) Close();
     }
@@ -138,10 +138,10 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         }
     }
 
-    void Finished(ResponseParser parser)
+    void Finished(LeanRequest request, ResponseParser parser)
     {
         // No request is pipelined, so bytes past the answer are not the next one's: a connection that sent them is not reused.
-        if (!parser.KeepAlive || start != end) Close();
+        if (!parser.KeepAlive || request.AsksClose || start != end) Close();
         start = end = 0;
     }
 

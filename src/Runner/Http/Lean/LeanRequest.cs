@@ -24,6 +24,7 @@ public sealed class LeanRequest
         Host = uri.DnsSafeHost;
         Port = uri.Port;
         IsHead = string.Equals(parameters.Method, "HEAD", StringComparison.OrdinalIgnoreCase);
+        AsksClose = !parameters.KeepAlive;
         var body = parameters.Body is null ? null : Encoding.UTF8.GetBytes(parameters.Body);
         var head = new StringBuilder()
             .Append(parameters.Method).Append(' ').Append(uri.PathAndQuery).Append(" HTTP/1.1\r\n")
@@ -49,6 +50,9 @@ public sealed class LeanRequest
 
     /// <summary>The answer to a HEAD request has no body, whatever length it announces.</summary>
     public bool IsHead { get; }
+
+    /// <summary>It says Connection: close, after which no other request may follow on its connection, whatever the server does.</summary>
+    public bool AsksClose { get; }
 
     public byte[] Bytes { get; }
 
