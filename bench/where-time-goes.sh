@@ -4,16 +4,19 @@
 # drive them (runner in its child process, every sample stored in SQLite). Steps, each optional (STEPS, default all):
 #   cpu      CPU time, run-queue wait and times scheduled in, per request and per thread name, of the runner's
 #            child, nginx's worker and wrk, read from /proc/<pid>/task/*/schedstat over the middle of a run
-#            (the first 1.5 s and the last second left out), c in CS, each target in TARGETS.
+#            (the first 1.5 s and the last second left out), c in CS, each target in TARGETS; CPU_ENV: settings
+#            for that step's dashboard (NAME=VALUE …).
 #   gc       gen0/1/2 collections, GC pause time and bytes allocated per request over the seconds of a run
 #            (dotnet-counters, installed into .tools/).
 #   variants p50/p90/p99 excess over wrk of runners that differ in one setting, REPEATS rounds alternating
 #            (wrk, then each variant, per round): default; gen0 = DOTNET_GCgen0size=$GEN0SIZE in the child's
 #            environment; wks = workstation GC (DOTNET_gcServer=0; the dashboard's runtimeconfig asks for server GC,
-#            which the child inherits); held = samples stored every 5 s in batches of 100,000, not every 100 ms.
+#            which the child inherits); notc = no tiered compilation (DOTNET_TieredCompilation=0: methods are
+#            compiled once, fully optimised, so no JIT thread re-compiles hot code during a run); held = samples stored every 5 s in batches of 100,000, not every 100 ms.
 #   sched    perf sched timehist over the middle of a run at c = 4 (10 ms target), then of wrk: per thread, how
 #            long each wake-up waited for a CPU (sch delay p50/p99/max) and run-queue time per request.
-#   perf     perf record -g of the child at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1): top frames.
+#   perf     perf record -g of the child at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1,
+#            DOTNET_EnableWriteXorExecute=0 so JIT frames are named): top frames.
 #   lock     what closing a second of live figures holds LiveRunStats' lock for (bench/live-histogram.cs) at the
 #            rates of c = 4 (1 ms target) and c = 16 (4 KB file).
 # Takes about 20 minutes with the defaults (variants: 2 targets × 2 c × 3 rounds × ~30 s is most of it).
@@ -147,8 +150,9 @@ measure_wrk() { # url c
 }
 
 step_cpu() {
-  section "cpu: per thread, over the middle of ${seconds} s runs"
-  dashboard $web_port
+  section "cpu: per thread, over the middle of ${seconds} s runs${CPU_ENV:+ ($CPU_ENV)}"
+  # shellcheck disable=SC2086 # the settings are words
+  dashboard $web_port ${CPU_ENV:-}
   for ms in $targets; do
     for c in $cs; do
       echo "  ${ms} ms target, c = $c (load $(load))"
@@ -214,6 +218,7 @@ step_variants() {
     [default]=""
     [gen0]="DOTNET_GCgen0size=$gen0size"
     [wks]="DOTNET_gcServer=0"
+    [notc]="DOTNET_TieredCompilation=0"
     [held]="Runner__SampleFlushIntervalMs=5000 Runner__SampleBatchSize=100000"
   )
   local started=()
@@ -289,7 +294,8 @@ step_sched() {
 
 step_perf() {
   section "perf: the child's top frames at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1)"
-  dashboard $web_port DOTNET_PerfMapEnabled=1
+  # Without W^X off, JIT-compiled code shows as "memfd:doublemapper" instead of by method.
+  dashboard $web_port DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0
   warm "$file_url" 16
   local id; id=$(start_run "$file_url" 16 "$seconds"); sleep 1.5
   perf record -F 999 -g -p "$child" -o "$work/perf.data" -- sleep $((seconds - 3)).5 >/dev/null 2>&1
