@@ -4,8 +4,7 @@
 # drive them (runner in its child process, every sample stored in SQLite). Steps, each optional (STEPS, default all):
 #   cpu      CPU time, run-queue wait and times scheduled in, per request and per thread name, of the runner's
 #            child, nginx's worker and wrk, read from /proc/<pid>/task/*/schedstat over the middle of a run
-#            (the first 1.5 s and the last second left out), c in CS, each target in TARGETS; CPU_ENV: settings
-#            for that step's dashboard (NAME=VALUE …).
+#            (the first 1.5 s and the last second left out), c in CS, each target in TARGETS.
 #   gc       gen0/1/2 collections, GC pause time and bytes allocated per request over the seconds of a run
 #            (dotnet-counters, installed into .tools/).
 #   variants p50/p90/p99 excess over wrk of runners that differ in one setting, REPEATS rounds alternating
@@ -19,6 +18,7 @@
 #            DOTNET_EnableWriteXorExecute=0 so JIT frames are named): top frames.
 #   lock     what closing a second of live figures holds LiveRunStats' lock for (bench/live-histogram.cs) at the
 #            rates of c = 4 (1 ms target) and c = 16 (4 KB file).
+# STEP_ENV: settings (NAME=VALUE …) for the dashboard of the steps cpu, gc, sched and perf (the child inherits them).
 # Takes about 20 minutes with the defaults (variants: 2 targets × 2 c × 3 rounds × ~30 s is most of it).
 # The machine may be shared: the load average is printed with every step; latency figures move with it, CPU and
 # run-queue figures much less. Ports 8297-8299 (nginx) and 5297-5299 (dashboards). Not part of the test suite.
@@ -89,7 +89,11 @@ snap() {
 import os, sys
 for arg in sys.argv[1:]:
     label, pid = arg.split(":")
-    for tid in os.listdir(f"/proc/{pid}/task"):
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:  # it ended early (a wrk on a busy machine): its rows are missing, not the script
+        continue
+    for tid in tids:
         try:
             comm = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
             run, wait, slices = open(f"/proc/{pid}/task/{tid}/schedstat").read().split()
@@ -116,7 +120,7 @@ for key, (label, tid, comm, run, wait, slices) in after.items():
 totals = defaultdict(lambda: [0, 0, 0])
 for (label, comm), (run, wait, slices, n) in sorted(rows.items(), key=lambda kv: (kv[0][0], -kv[1][0])):
     if run == 0 and slices == 0: continue
-    req = requests[label]
+    req = requests.get(label, 0) or float("nan")
     print("    %-8s %-18s %3d %10.1f %12.1f %10.3f" % (label, comm, n, run / 1e3 / req, wait / 1e3 / req, slices / req))
     t = totals[label]; t[0] += run; t[1] += wait; t[2] += slices
 for label, (run, wait, slices) in totals.items():
@@ -150,9 +154,9 @@ measure_wrk() { # url c
 }
 
 step_cpu() {
-  section "cpu: per thread, over the middle of ${seconds} s runs${CPU_ENV:+ ($CPU_ENV)}"
+  section "cpu: per thread, over the middle of ${seconds} s runs${STEP_ENV:+ ($STEP_ENV)}"
   # shellcheck disable=SC2086 # the settings are words
-  dashboard $web_port ${CPU_ENV:-}
+  dashboard $web_port ${STEP_ENV:-}
   for ms in $targets; do
     for c in $cs; do
       echo "  ${ms} ms target, c = $c (load $(load))"
@@ -171,7 +175,8 @@ step_cpu() {
 step_gc() {
   section "gc: collections and pause time during ${seconds} s runs (dotnet-counters)"
   [ -x .tools/dotnet-counters ] || dotnet tool install --tool-path .tools dotnet-counters --version 10.0.750501 >/dev/null
-  dashboard $web_port
+  # shellcheck disable=SC2086 # the settings are words
+  dashboard $web_port ${STEP_ENV:-}
   printf "  %-10s %3s %8s %7s %7s %7s %11s %12s %12s\n" target c "req/s" "gen0/s" "gen1/s" "gen2/s" "pause ms/s" "pause µs/GC" "alloc B/req"
   for cell in "1 4" "1 16" "10 4" "10 16" "file 16"; do
     read -r ms c <<<"$cell"
@@ -274,7 +279,8 @@ PY
 }
 step_sched() {
   section "sched: wake-up delay (perf sched) over the middle of a ${seconds} s run, 10 ms target, c = 4"
-  dashboard $web_port
+  # shellcheck disable=SC2086 # the settings are words
+  dashboard $web_port ${STEP_ENV:-}
   local url id rps wrk_pid; url=$(target_url 10)
   warm "$url" 4
   id=$(start_run "$url" 4 "$seconds"); sleep 1.5
@@ -295,7 +301,8 @@ step_sched() {
 step_perf() {
   section "perf: the child's top frames at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1)"
   # Without W^X off, JIT-compiled code shows as "memfd:doublemapper" instead of by method.
-  dashboard $web_port DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0
+  # shellcheck disable=SC2086 # the settings are words
+  dashboard $web_port DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 ${STEP_ENV:-}
   warm "$file_url" 16
   local id; id=$(start_run "$file_url" 16 "$seconds"); sleep 1.5
   perf record -F 999 -g -p "$child" -o "$work/perf.data" -- sleep $((seconds - 3)).5 >/dev/null 2>&1
@@ -307,6 +314,8 @@ step_perf() {
   echo "  by thread:"; grep -E '^\s+[0-9.]+%' "$work/by-thread.txt" | sed -n 1,8p || true
   echo "  by thread and library (self):"; grep -E '^\s+[0-9.]+%' "$work/by-dso.txt" | sed -n 1,16p || true
   echo "  by frame (self):"; grep -E '^\s+[0-9.]+%' "$work/by-sym.txt" | sed -n 1,25p | cut -c1-150 || true
+  echo "  the event thread's JIT-compiled frames (self):"
+  grep -E '^\s+[0-9.]+%\s+\.NET Sockets\s+\[JIT\]' "$work/by-sym.txt" | sed -n 1,15p | sed -E 's/\[JIT\] tid [0-9]+ +\[\.\] //' | cut -c1-170 || true
   stop_dashboard
 }
 
