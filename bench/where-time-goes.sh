@@ -144,7 +144,8 @@ measure_runner() { # url c → prints the table; leaves $window_requests
 measure_wrk() { # url c
   local out rps wrk_pid
   wrk -t1 -c"$2" -d1s "$1" >/dev/null
-  wrk -t1 -c"$2" -d"${seconds}s" --latency "$1" >"$work/wrk.out" & wrk_pid=$!
+  # A second longer than the window needs: on a busy machine the snapshots themselves take a while.
+  wrk -t1 -c"$2" -d"$((seconds + 1))s" --latency "$1" >"$work/wrk.out" & wrk_pid=$!
   sleep 1.5; snap "wrk:$wrk_pid" "nginx:$nginx_worker" >"$work/before"
   sleep $((seconds - 3)).5; snap "wrk:$wrk_pid" "nginx:$nginx_worker" >"$work/after"
   wait "$wrk_pid"
