@@ -22,7 +22,7 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 1))/" -o /dev/
 start_dashboard $web_port ${EXTRA_ENV:-}
 url="http://127.0.0.1:$nginx_port/4k.bin" slow="http://127.0.0.1:$((nginx_port + 1))/"
 dotnet build bench/bare-loop.cs -c Release -nologo -v quiet >/dev/null 2>&1 || true
-runner_pid=$(pgrep -f -- "--runner-child" | head -1 || true); runner_pid=${runner_pid:-$dashboard_pid} # Runner__Process=inProcess: the dashboard itself
+runner_pid=$(runner_child_pid); runner_pid=${runner_pid:-$dashboard_pid} # Runner__Process=inProcess: the dashboard itself
 
 cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks
 tick=$(getconf CLK_TCK)

@@ -22,6 +22,17 @@ start_dashboard() {
   echo "The dashboard did not start:"; cat "$work/web.log"; exit 1
 }
 
+# runner_child_pid: the runner process of the dashboard start_dashboard started (not another dashboard's on the
+# machine); empty when it runs the runner in its own process (Runner__Process=inProcess).
+runner_child_pid() {
+  local pid
+  for _ in $(seq 50); do
+    pid=$(pgrep -P "$dashboard_pid" -f -- "--runner-child" | head -1 || true)
+    [ -n "$pid" ] && { echo "$pid"; return; }
+    sleep 0.1
+  done
+}
+
 # start_nginx PORT: one worker serving $work/www (4k.bin: 4,096 random bytes) on 127.0.0.1; installs nginx if missing.
 start_nginx() {
   local port=$1

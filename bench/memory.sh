@@ -11,7 +11,7 @@ nginx_port=8096 web_port=5096
 source bench/lib.sh
 start_nginx $nginx_port
 start_dashboard $web_port Logging__LogLevel__BenchDashboard=Information RunLimits__MaxRequests=2000000 ${EXTRA_ENV:-}
-runner_pid=$(pgrep -f -- "--runner-child" | head -1)
+runner_pid=$(runner_child_pid)
 mb() { awk -v k="$2" '$1 == k":" {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
 
 db_before=$(du -b "$work/bench.db" | cut -f1)
