@@ -5,9 +5,7 @@
 # users drive it. Engines (ENGINES, default "sockets lean blocking"): "pool" (SocketsHttpHandler, continuations on
 # the thread pool: Runner:InlineSocketCompletions=false), "sockets" (SocketsHttpHandler, continuations on the socket
 # engine's one thread), "lean" (the lean HTTP/1.1 engine, asynchronous), "blocking" (the lean engine, each
-# connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo), and a diagnostic,
-# "unstored" (lean, samples held in memory and stored only after the run: what storing while measuring costs; keep
-# cells short, the buffer holds 1 M samples). Prints p50, p90
+# connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo). Prints p50, p90
 # and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
 #   usage: [ENGINES="…"] bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
@@ -35,7 +33,6 @@ declare -A settings=(
   [sockets]="Runner__HttpBlockingUpTo=0 Runner__HttpEngine=Sockets"
   [lean]="Runner__HttpBlockingUpTo=0"
   [blocking]="Runner__HttpBlockingUpTo=1024"
-  [unstored]="Runner__HttpBlockingUpTo=0 Runner__SampleBatchSize=1000000 Runner__SampleFlushIntervalMs=600000"
 )
 web_port=5197
 for engine in $engines; do
