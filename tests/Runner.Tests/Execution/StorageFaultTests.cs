@@ -74,7 +74,8 @@ public sealed class StorageFaultTests
         await host.Host.StartAsync();
 
         var run = await host.UntilFinalAsync(runId, seconds: 30);
-        var after = await host.UntilFinalAsync(next, seconds: 30);
+        // Without room, the next run's writer keeps trying for Runner:StorageGiveUpSeconds (60 s) before counting its samples lost.
+        var after = await host.UntilFinalAsync(next, seconds: 90);
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, run.Status);
