@@ -11,14 +11,8 @@ seconds=${1:-6}
 nginx_port=8097 web_port=5097
 need() { command -v "$1" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null; }; }
 need wrk wrk; need ab apache2-utils; need hey hey
-[ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
 source bench/lib.sh
-start_nginx $nginx_port
-# A second server on the same nginx: every response 10 ms late (the echo module's echo_sleep).
-sed -i "s|^worker_processes 1;|load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;\nworker_processes 1;|; s|^http {|http {\n  server { listen 127.0.0.1:$((nginx_port + 1)); location / { echo_sleep 0.010; echo ok; } }|" "$work/nginx.conf"
-kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
-nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 1))/" -o /dev/null && break; sleep 0.1; done
+start_nginx $nginx_port 10 # and on the next port every response 10 ms late
 start_dashboard $web_port ${EXTRA_ENV:-}
 url="http://127.0.0.1:$nginx_port/4k.bin" slow="http://127.0.0.1:$((nginx_port + 1))/"
 dotnet build bench/bare-loop.cs -c Release -nologo -v quiet >/dev/null 2>&1 || true

@@ -26,21 +26,32 @@ start_dashboard() {
 # machine); empty when it runs the runner in its own process (Runner__Process=inProcess).
 runner_child_pid() {
   local pid
-  for _ in $(seq 50); do
+  for _ in $(seq 100); do
     pid=$(pgrep -P "$dashboard_pid" -f -- "--runner-child" | head -1 || true)
     [ -n "$pid" ] && { echo "$pid"; return; }
     sleep 0.1
   done
 }
 
-# start_nginx PORT: one worker serving $work/www (4k.bin: 4,096 random bytes) on 127.0.0.1; installs nginx if missing.
+# start_nginx PORT [DELAY_MS …]: one worker serving $work/www (4k.bin: 4,096 random bytes) on 127.0.0.1:PORT, and
+# for each delay a server on the next port answering "ok" that late (the echo module's echo_sleep: nginx's
+# millisecond timer); installs nginx and the module if missing. Sets nginx_pid (the master).
 start_nginx() {
-  local port=$1
+  local port=$1 delay_port=$1 delays="" module="" ms; shift
   command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+  if [ $# -gt 0 ]; then
+    [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
+    module="load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;"
+    for ms in "$@"; do
+      delay_port=$((delay_port + 1))
+      delays+="  server { listen 127.0.0.1:$delay_port; location / { echo_sleep $(python3 -c "print($ms / 1000)"); echo ok; } }"$'\n'
+    done
+  fi
   mkdir -p "$work/www" "$work/logs"
   head -c 4096 /dev/urandom > "$work/www/4k.bin"
   chmod 755 "$work" "$work/www" && chmod 644 "$work/www/4k.bin" # nginx workers run unprivileged
   cat > "$work/nginx.conf" <<CONF
+$module
 worker_processes 1;
 daemon off;
 pid $work/nginx.pid;
@@ -52,11 +63,15 @@ http {
   keepalive_requests 10000000;
   keepalive_timeout 120s;
   server { listen 127.0.0.1:$port; root $work/www; location / { } }
-}
+$delays}
 CONF
   nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
-  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/4k.bin" -o /dev/null && return; sleep 0.1; done
-  echo "nginx is not serving on $port:"; cat "$work/logs/error.log"; exit 1
+  nginx_pid=$!
+  for _ in $(seq 50); do
+    curl -sf "http://127.0.0.1:$port/4k.bin" -o /dev/null && { [ "$delay_port" = "$port" ] || curl -sf "http://127.0.0.1:$delay_port/" -o /dev/null; } && return
+    sleep 0.1
+  done
+  echo "nginx is not serving on $port-$delay_port:"; cat "$work/logs/error.log"; exit 1
 }
 
 # wrk_figures: reads wrk --latency output, prints "requests/s p50_ms p99_ms max_ms requests".

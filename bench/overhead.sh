@@ -14,18 +14,9 @@ seconds=${1:-5}; shift || true
 targets=${*:-1 10 50}
 nginx_port=8197
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
 source bench/lib.sh
-start_nginx $nginx_port
-servers="" port=$((nginx_port + 1))
-for ms in $targets; do
-  servers+="  server { listen 127.0.0.1:$port; location / { echo_sleep $(python3 -c "print($ms / 1000)"); echo ok; } }\n"
-  port=$((port + 1))
-done
-sed -i "s|^worker_processes 1;|load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;\nworker_processes 1;|; s|^http {|http {\n$servers|" "$work/nginx.conf"
-kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
-nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 1))/" -o /dev/null && break; sleep 0.1; done
+# shellcheck disable=SC2086 # the targets are words
+start_nginx $nginx_port $targets # a server per target from the next port on
 
 engines=${ENGINES:-sockets lean blocking}
 declare -A settings=(

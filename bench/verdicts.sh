@@ -13,14 +13,8 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 n=${1:-20} requests=${2:-1000} c=${C:-1} parts=${PARTS:-A B}
 nginx_port=8092 web_port=5096
-start_nginx $nginx_port
-if [[ $parts == *C* ]]; then
-  [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
-  sed -i "s|^worker_processes 1;|load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;\nworker_processes 1;|; s|^http {|http {\n  server { listen 127.0.0.1:$((nginx_port + 1)); location / { echo_sleep 0.020; echo ok; } }\n  server { listen 127.0.0.1:$((nginx_port + 2)); location / { echo_sleep 0.021; echo ok; } }|" "$work/nginx.conf"
-  kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
-  nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
-  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 2))/" -o /dev/null && break; sleep 0.1; done
-fi
+if [[ $parts == *C* ]]; then start_nginx $nginx_port 20 21 # and 20 ms and 21 ms targets on the next two ports
+else start_nginx $nginx_port; fi
 start_dashboard $web_port
 url="http://127.0.0.1:$nginx_port/4k.bin"
 run_and_wait "{\"kind\":\"http\",\"url\":\"$url\",\"durationSeconds\":3,\"concurrency\":4}" >/dev/null # the runner's JIT settles

@@ -33,17 +33,11 @@ variants=${VARIANTS:-default gen0 held}
 nginx_port=8297 web_port=5297
 [ "$seconds" -ge 4 ] || { echo "cells of at least 4 s: the measured window leaves out 2.5 s"; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-[ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
 source bench/lib.sh
 
 # nginx: the 4 KB file on 8297, echo_sleep 1 ms on 8298 and 10 ms on 8299.
-start_nginx $nginx_port
-sed -i "s|^worker_processes 1;|load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;\nworker_processes 1;|; s|^http {|http {\n  server { listen 127.0.0.1:$((nginx_port + 1)); location / { echo_sleep 0.001; echo ok; } }\n  server { listen 127.0.0.1:$((nginx_port + 2)); location / { echo_sleep 0.010; echo ok; } }|" "$work/nginx.conf"
-kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
-nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
-nginx_master=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$((nginx_port + 2))/" -o /dev/null && break; sleep 0.1; done
-nginx_worker=$(pgrep -P "$nginx_master" | head -1)
+start_nginx $nginx_port 1 10
+nginx_worker=$(pgrep -P "$nginx_pid" | head -1)
 file_url="http://127.0.0.1:$nginx_port/4k.bin"
 target_url() { case $1 in 1) echo "http://127.0.0.1:$((nginx_port + 1))/" ;; 10) echo "http://127.0.0.1:$((nginx_port + 2))/" ;; *) echo "targets are 1 and 10 ms" >&2; exit 1 ;; esac; }
 
@@ -53,8 +47,7 @@ section() { printf "\n== %s (load %s)\n" "$1" "$(load)"; }
 # dashboard PORT [NAME=VALUE …]: starts one, sets $dashboard and $child (the pid of its runner's child process).
 dashboard() {
   start_dashboard "$@" Database__Path="$work/$1.db"
-  child=""
-  for _ in $(seq 100); do child=$(pgrep -P "$dashboard_pid" -f -- --runner-child | head -1 || true); [ -n "$child" ] && break; sleep 0.2; done
+  child=$(runner_child_pid)
   [ -n "$child" ] || { echo "no runner child under $dashboard_pid"; cat "$work/web.log"; exit 1; }
 }
 stop_dashboard() { kill "$dashboard_pid"; wait "$dashboard_pid" 2>/dev/null || true; }
