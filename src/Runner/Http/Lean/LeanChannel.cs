@@ -12,8 +12,17 @@ namespace BenchDashboard.Runner.Http.Lean;
 /// </summary>
 sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
 {
-    // Room for the largest header block the parser accepts, with a read's worth beside it.
-    readonly byte[] buffer = GC.AllocateUninitializedArray<byte>(ResponseParser.MaxHeaderBytes + 16 * 1024);
+    /// <summary>What a connection reads into at first: room for any usual header line and a read's worth of body.</summary>
+    internal const int InitialBufferBytes = 16 * 1024;
+
+    /// <summary>
+    /// What it grows to when a header line does not fit, or a read fills it (a large body): room for the longest line
+    /// the parser accepts with a read's worth beside it. Grown only when needed, so thousands of idle connections
+    /// do not each hold the largest.
+    /// </summary>
+    internal const int LargestBufferBytes = ResponseParser.MaxHeaderBytes + 16 * 1024;
+
+    byte[] buffer = GC.AllocateUninitializedArray<byte>(InitialBufferBytes);
     Socket? socket;
     int start, end;
 
@@ -21,6 +30,9 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
     public bool Blocking { get; } = blocking;
 
     public bool IsConnected => socket is not null;
+
+    /// <summary>The receive buffer's size now.</summary>
+    internal int BufferBytes => buffer.Length;
 
     /// <summary>The Stopwatch timestamp at which the answer's final headers had all arrived.</summary>
     public long HeadersAt { get; private set; }
@@ -116,16 +128,34 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         start += parser.Feed(buffer.AsSpan(start, end - start));
         if (HeadersAt == 0 && parser.HeadersDone) HeadersAt = Stopwatch.GetTimestamp();
         if (parser.Complete) return true;
-        if (start == end) start = end = 0;
+        if (start == end)
+        {
+            // Reads filled the whole buffer and the parser took it all: a large body, read from now on in larger pieces.
+            if (end == buffer.Length && buffer.Length < LargestBufferBytes) buffer = GC.AllocateUninitializedArray<byte>(LargestBufferBytes);
+            start = end = 0;
+        }
         else if (end == buffer.Length)
         {
-            // The parser waits for the rest of a line: move it to the front to make room for the rest.
-            if (start == 0) throw new InvalidResponseException("a line of the response is longer than the receive buffer");
-            buffer.AsSpan(start, end - start).CopyTo(buffer);
-            end -= start;
-            start = 0;
+            // The parser waits for the rest of a line: move it to the front to make room for the rest, or grow.
+            if (start == 0) Grow("a line of the response is longer than the receive buffer");
+            else
+            {
+                buffer.AsSpan(start, end - start).CopyTo(buffer);
+                end -= start;
+                start = 0;
+            }
         }
         return false;
+    }
+
+    void Grow(string whenLargest)
+    {
+        if (buffer.Length == LargestBufferBytes) throw new InvalidResponseException(whenLargest);
+        var larger = GC.AllocateUninitializedArray<byte>(LargestBufferBytes);
+        buffer.AsSpan(start, end - start).CopyTo(larger);
+        end -= start;
+        start = 0;
+        buffer = larger;
     }
 
     void Received(ResponseParser parser, int read)
