@@ -11,7 +11,10 @@
 #            (wrk, then each variant, per round): default; gen0 = DOTNET_GCgen0size=$GEN0SIZE in the child's
 #            environment; wks = workstation GC (DOTNET_gcServer=0; the dashboard's runtimeconfig asks for server GC,
 #            which the child inherits); notc = no tiered compilation (DOTNET_TieredCompilation=0: methods are
-#            compiled once, fully optimised, so no JIT thread re-compiles hot code during a run); held = samples stored every 5 s in batches of 100,000, not every 100 ms.
+#            compiled once, fully optimised, so no JIT thread re-compiles hot code during a run); held = samples stored every 5 s in batches of 100,000, not every 100 ms;
+#            nospin = DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0 (idle pool workers sleep at once instead of
+#            spinning); loops2 = DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=2 (two socket event threads, one per core,
+#            connections shared between them, instead of the child's one).
 #   sched    perf sched timehist over the middle of a run at c = 4 (10 ms target), then of wrk: per thread, how
 #            long each wake-up waited for a CPU (sch delay p50/p99/max) and run-queue time per request.
 #   perf     perf record -g of the child at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1,
@@ -219,6 +222,8 @@ step_variants() {
     [wks]="DOTNET_gcServer=0"
     [notc]="DOTNET_TieredCompilation=0"
     [held]="Runner__SampleFlushIntervalMs=5000 Runner__SampleBatchSize=100000"
+    [nospin]="DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0"
+    [loops2]="DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=2"
   )
   local started=()
   for variant in $variants; do

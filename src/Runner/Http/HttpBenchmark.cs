@@ -35,6 +35,9 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         var lean = settings.HttpEngine == HttpEngine.Auto && variants.All(v => LeanRequest.Speaks(v.Parameters));
         var blocking = parameters.Model == LoadModel.Closed && parameters.Concurrency <= settings.HttpBlockingUpTo;
         context.Notes.Add(EngineNote(lean, blocking));
+        // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
+        context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
+        context.RecordClient("httpSends", blocking ? "blocking" : "asynchronous");
         using var requests = new Requests(variants, parameters.Concurrency, policy, lean, blocking);
         try
         {

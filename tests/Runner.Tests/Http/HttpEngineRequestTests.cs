@@ -128,6 +128,21 @@ public sealed class HttpEngineRequestTests
         Assert.Contains(notes.Notes, n => n.StartsWith(note, StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData(HttpEngine.Auto, 0, "lean HTTP/1.1", "asynchronous")]
+    [InlineData(HttpEngine.Auto, 1, "lean HTTP/1.1", "blocking")]
+    [InlineData(HttpEngine.Sockets, 0, "SocketsHttpHandler", "asynchronous")]
+    [InlineData(HttpEngine.Sockets, 1, "SocketsHttpHandler", "blocking")]
+    public async Task TheEngineAndItsSendsAreFieldsOfTheRunsEnvironment(HttpEngine engine, int blockingUpTo, string name, string sends)
+    {
+        await using var target = new ScriptedTcpTarget(Ok);
+
+        var (samples, _, context) = await HttpRun.ExecuteWithContextAsync(new HttpParameters { Url = target.Url().ToString(), Requests = 3 }, default, blockingUpTo, engine);
+
+        Assert.Equal(3, samples.Count);
+        Assert.Equal(new SortedDictionary<string, string> { ["httpEngine"] = name, ["httpSends"] = sends }, context.Client());
+    }
+
     [Fact]
     public async Task ARequestTheLeanEngineDoesNotSpeakFallsBackAndSaysSo()
     {

@@ -34,7 +34,8 @@ static class HttpRun
         return (samples, stats, context.Notes);
     }
 
-    static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
+    /// <summary>As <see cref="ExecuteAsync"/>, with the run's context (its notes, and what its client recorded).</summary>
+    public static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
         HttpParameters parameters, CancellationToken ct, int blockingUpTo, HttpEngine engine)
     {
         var channel = Channel.CreateUnbounded<Sample>();
