@@ -20,14 +20,14 @@ redis-server --port $redis_port --bind 127.0.0.1 --save "" --appendonly no --dae
 start_dashboard $web_port ConnectionStrings__bench="127.0.0.1:$redis_port${REDIS_OPTIONS:-}"
 redis-cli -p $redis_port ping >/dev/null
 
-run_redis_benchmark() { # concurrency n → "set_rps set_p50 get_rps get_p50"
+run_redis_benchmark() { # concurrency n → "set_rps set_p50 set_p95 set_p99 get_rps get_p50 get_p95 get_p99"
   redis-benchmark -h 127.0.0.1 -p $redis_port -t set,get -n "$2" -c "$1" -P 1 -d 3 --csv | python3 -c '
 import csv, sys
 rows = {r["test"]: r for r in csv.DictReader(sys.stdin)}
-print(rows["SET"]["rps"], rows["SET"]["p50_latency_ms"], rows["GET"]["rps"], rows["GET"]["p50_latency_ms"])'
+print(*(rows[t][k] for t in ("SET", "GET") for k in ("rps", "p50_latency_ms", "p95_latency_ms", "p99_latency_ms")))'
 }
 
-run_runner() { # concurrency n → "set_rps set_p50 get_rps get_p50"
+run_runner() { # concurrency n → the same figures as run_redis_benchmark's
   local id
   id=$(run_and_wait "{\"kind\":\"cache\",\"backend\":\"redis\",\"connection\":\"bench\",\"phases\":[\"write\",\"read-same\"],\"requests\":$2,\"concurrency\":$1,\"keyCount\":1,\"valueBytes\":3}")
   curl -sf "$dashboard/api/runs/$id" | python3 -c '
@@ -35,16 +35,25 @@ import json, sys
 r = json.load(sys.stdin)
 assert r["status"] == "completed" and r["stats"]["errors"] == 0, (r["status"], r["error"], r["stats"]["errors"])
 s = {x["name"]: x["stats"] for x in r["series"]}
-print(s["write"]["requestsPerSecond"], s["write"]["p50Ms"], s["read-same"]["requestsPerSecond"], s["read-same"]["p50Ms"])
+print(*(s[n][k] for n in ("write", "read-same") for k in ("requestsPerSecond", "p50Ms", "p95Ms", "p99Ms")))
 for name in ("write", "read-same"): print(name, "mean %.3f p99 %.3f p99.9 %.3f max %.3f elapsed %.0f ms" % (s[name]["meanMs"], s[name]["p99Ms"], s[name]["p999Ms"], s[name]["maxMs"], s[name]["elapsedMs"]), file=sys.stderr)'
 }
 
-printf "%-22s %12s %9s %12s %9s\n" "tool, c" "SET ops/s" "p50 ms" "GET ops/s" "p50 ms"
+# redis-benchmark reports p50, p95 and p99 (no p90), in steps of about 8 µs.
+printf "%-20s %10s %-21s %10s %-21s\n" "tool, c" "SET ops/s" "p50/p95/p99 ms" "GET ops/s" "p50/p95/p99 ms"
 for c in 1 16; do
   n=$([ "$c" -eq 1 ] && echo "$n1" || echo "$n16")
-  read -r b_set b_setp b_get b_getp < <(run_redis_benchmark "$c" "$n")
-  read -r r_set r_setp r_get r_getp < <(run_runner "$c" "$n")
-  printf "%-22s %12.0f %9.3f %12.0f %9.3f\n" "redis-benchmark, $c" "$b_set" "$b_setp" "$b_get" "$b_getp"
-  printf "%-22s %12.0f %9.3f %12.0f %9.3f\n" "runner, $c" "$r_set" "$r_setp" "$r_get" "$r_getp"
-  python3 -c "print('ratio, $c               SET runner/rb = %.2f   GET runner/rb = %.2f   p50 runner-rb: SET %+.0f us, GET %+.0f us' % ($r_set/$b_set, $r_get/$b_get, ($r_setp-$b_setp)*1000, ($r_getp-$b_getp)*1000))"
+  read -r -a b < <(run_redis_benchmark "$c" "$n")
+  read -r -a r < <(run_runner "$c" "$n")
+  for row in "redis-benchmark, $c:${b[*]}" "runner, $c:${r[*]}"; do
+    python3 -c '
+import sys
+label, f = sys.argv[1].split(":"); f = [float(x) for x in f.split()]
+print("%-20s %10.0f %-21s %10.0f %-21s" % (label, f[0], "%.3f/%.3f/%.3f" % tuple(f[1:4]), f[4], "%.3f/%.3f/%.3f" % tuple(f[5:8])))' "$row"
+  done
+  python3 -c '
+import sys
+c, b, r = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+ex = lambda i: "/".join("%+.0f" % ((r[j] - b[j]) * 1000) for j in range(i + 1, i + 4))
+print("ratio, %s: SET runner/rb = %.2f, GET %.2f; runner - rb, µs p50/p95/p99: SET %s, GET %s" % (c, r[0] / b[0], r[4] / b[4], ex(0), ex(4)))' "$c" "${b[*]}" "${r[*]}"
 done
