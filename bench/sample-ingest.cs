@@ -1,4 +1,4 @@
-// Sample ingest by provider: SampleWriter's own Insert (called as the writer calls it: a prepared INSERT per
+// Sample ingest by provider: SampleWriter's own Insert (called as the writer calls it: a prepared statement stepped per
 // sample on SQLite, one binary COPY per batch on PostgreSQL through Core's SampleCopy), BATCH samples a transaction, best of ROUNDS by the
 // CPU this process used per sample. The server's own CPU (PostgreSQL's backend) is not in the figure.
 //   usage: dotnet run bench/sample-ingest.cs -c Release -- POSTGRES_CONNECTION_STRING [SAMPLES=100000] [BATCH=5000] [ROUNDS=3]
@@ -11,20 +11,19 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using Microsoft.EntityFrameworkCore;
-using Microsoft.EntityFrameworkCore.Storage;
 
 var postgres = args[0];
 var samples = args.Length > 1 ? int.Parse(args[1]) : 100_000;
 var batchSize = args.Length > 2 ? int.Parse(args[2]) : 5_000;
 var rounds = args.Length > 3 ? int.Parse(args[3]) : 3;
 var path = Path.Combine(Path.GetTempPath(), $"sample-ingest-{Environment.ProcessId}.db");
-var insert = (Action<BenchDbContext, IDbContextTransaction, List<Sample>>)typeof(SampleWriter)
+var insert = (Action<BenchDbContext, List<Sample>>)typeof(SampleWriter)
     .GetMethod("Insert", BindingFlags.NonPublic | BindingFlags.Static)!
-    .CreateDelegate(typeof(Action<BenchDbContext, IDbContextTransaction, List<Sample>>));
+    .CreateDelegate(typeof(Action<BenchDbContext, List<Sample>>));
 
 var stores = new (string Name, DbContextOptions<BenchDbContext> Options)[]
 {
-    ("SQLite, prepared INSERT", DatabaseProviders.UseSqlite(new DbContextOptionsBuilder<BenchDbContext>(), path, 30).Options),
+    ("SQLite, prepared statement", DatabaseProviders.UseSqlite(new DbContextOptionsBuilder<BenchDbContext>(), path, 30).Options),
     ("PostgreSQL, binary COPY", DatabaseProviders.UsePostgreSql(new DbContextOptionsBuilder<BenchDbContext>(), postgres).Options),
 };
 foreach (var (name, options) in stores)
@@ -34,14 +33,14 @@ foreach (var (name, options) in stores)
         await db.Database.MigrateAsync();
         if (db.Database.IsSqlite()) await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;"); // as the dashboard sets it
     }
-    var results = new List<(double Cpu, double PerSecond)>();
+    var results = new List<(double Cpu, double PerSecond, double Bytes)>();
     for (var r = 0; r < rounds; r++) results.Add(await MeasureAsync(options));
     var best = results.MinBy(x => x.Cpu);
-    Console.WriteLine($"{name,-24} {best.Cpu,6:N1} µs CPU/sample  {best.PerSecond,9:N0} samples/s  (rounds: {string.Join(", ", results.Select(x => $"{x.Cpu:N1} µs {x.PerSecond:N0}/s"))})");
+    Console.WriteLine($"{name,-24} {best.Cpu,6:N1} µs CPU/sample  {best.PerSecond,9:N0} samples/s {best.Bytes,7:N0} B allocated/sample  (rounds: {string.Join(", ", results.Select(x => $"{x.Cpu:N1} µs {x.PerSecond:N0}/s"))})");
 }
 File.Delete(path);
 
-async Task<(double CpuUsPerSample, double PerSecond)> MeasureAsync(DbContextOptions<BenchDbContext> options)
+async Task<(double CpuUsPerSample, double PerSecond, double BytesPerSample)> MeasureAsync(DbContextOptions<BenchDbContext> options)
 {
     long runId;
     await using (var db = new BenchDbContext(options))
@@ -56,15 +55,16 @@ async Task<(double CpuUsPerSample, double PerSecond)> MeasureAsync(DbContextOpti
         RunId = runId, Index = i, OffsetNs = i * 1_000_000L, LatencyNs = 1_234_567 + i, HeadersNs = 1_000_000, ConnectNs = 50_000, StatusCode = 200, Bytes = 4096,
     }).ToList()).ToList();
     var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+    var allocated = GC.GetTotalAllocatedBytes(precise: true);
     var wall = Stopwatch.StartNew();
     foreach (var batch in batches)
     {
         await using var db = new BenchDbContext(options);
         await using var transaction = await db.Database.BeginTransactionAsync();
-        insert(db, transaction, batch);
+        insert(db, batch);
         await transaction.CommitAsync();
     }
     wall.Stop();
     var used = Process.GetCurrentProcess().TotalProcessorTime - cpu;
-    return (used.TotalMicroseconds / samples, samples / wall.Elapsed.TotalSeconds);
+    return (used.TotalMicroseconds / samples, samples / wall.Elapsed.TotalSeconds, (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)samples);
 }

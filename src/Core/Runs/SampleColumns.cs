@@ -5,9 +5,11 @@ namespace BenchDashboard.Core.Runs;
 
 /// <summary>
 /// One of a sample's columns: its name in the database (the property's, as EF maps it), its name in the CSV
-/// export (null: not exported, the file is the run's), and how to read it from a sample.
+/// export (null: not exported, the file is the run's), how to read it from a sample, and, for a column SQLite
+/// stores as an integer, that integer read without boxing (<paramref name="Integer"/>: flags as 1 or 0, an
+/// error as its number; null for the text column, whose value <paramref name="Read"/> gives).
 /// </summary>
-public sealed record SampleColumn(string Name, string? Csv, Func<Sample, object?> Read)
+public sealed record SampleColumn(string Name, string? Csv, Func<Sample, object?> Read, Func<Sample, long?>? Integer)
 {
     /// <summary>As a database parameter takes it: an error kind as its number, nothing as NULL.</summary>
     public object DatabaseValue(Sample sample) => Read(sample) switch
@@ -36,21 +38,21 @@ public static class SampleColumns
 {
     public static readonly IReadOnlyList<SampleColumn> All =
     [
-        new(nameof(Sample.RunId), null, s => s.RunId),
-        new(nameof(Sample.Index), "index", s => s.Index),
-        new(nameof(Sample.IsWarmup), "warmup", s => s.IsWarmup),
-        new(nameof(Sample.Connection), "connection", s => s.Connection),
-        new(nameof(Sample.OffsetNs), "offset_ns", s => s.OffsetNs),
-        new(nameof(Sample.LatencyNs), "latency_ns", s => s.LatencyNs),
-        new(nameof(Sample.HeadersNs), "headers_ns", s => s.HeadersNs),
-        new(nameof(Sample.ConnectNs), "connect_ns", s => s.ConnectNs),
-        new(nameof(Sample.StatusCode), "status", s => s.StatusCode),
-        new(nameof(Sample.Bytes), "bytes", s => s.Bytes),
-        new(nameof(Sample.Error), "error", s => s.Error),
-        new(nameof(Sample.Series), "series", s => s.Series),
-        new(nameof(Sample.Hit), "hit", s => s.Hit),
-        new(nameof(Sample.LagNs), "lag_ns", s => s.LagNs),
-        new(nameof(Sample.Shard), "shard", s => s.Shard),
+        new(nameof(Sample.RunId), null, s => s.RunId, s => s.RunId),
+        new(nameof(Sample.Index), "index", s => s.Index, s => s.Index),
+        new(nameof(Sample.IsWarmup), "warmup", s => s.IsWarmup, s => s.IsWarmup ? 1 : 0),
+        new(nameof(Sample.Connection), "connection", s => s.Connection, s => s.Connection),
+        new(nameof(Sample.OffsetNs), "offset_ns", s => s.OffsetNs, s => s.OffsetNs),
+        new(nameof(Sample.LatencyNs), "latency_ns", s => s.LatencyNs, s => s.LatencyNs),
+        new(nameof(Sample.HeadersNs), "headers_ns", s => s.HeadersNs, s => s.HeadersNs),
+        new(nameof(Sample.ConnectNs), "connect_ns", s => s.ConnectNs, s => s.ConnectNs),
+        new(nameof(Sample.StatusCode), "status", s => s.StatusCode, s => s.StatusCode),
+        new(nameof(Sample.Bytes), "bytes", s => s.Bytes, s => s.Bytes),
+        new(nameof(Sample.Error), "error", s => s.Error, s => (long)s.Error),
+        new(nameof(Sample.Series), "series", s => s.Series, null),
+        new(nameof(Sample.Hit), "hit", s => s.Hit, s => s.Hit is { } hit ? (hit ? 1 : 0) : null),
+        new(nameof(Sample.LagNs), "lag_ns", s => s.LagNs, s => s.LagNs),
+        new(nameof(Sample.Shard), "shard", s => s.Shard, s => s.Shard),
     ];
 
     static readonly SampleColumn[] Exported = All.Where(c => c.Csv is not null).ToArray();

@@ -1,8 +1,8 @@
-using System.Data.Common;
 using System.Diagnostics;
 using System.Threading.Channels;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage;
 using Microsoft.Extensions.DependencyInjection;
@@ -11,10 +11,11 @@ using Npgsql;
 namespace BenchDashboard.Runner.Execution;
 
 /// <summary>
-/// Drains a run's samples into the database in batches, off the measurement path. Samples are inserted
-/// with one prepared command per batch on EF Core's own connection and transaction: tracked entities cost
-/// 53 µs of CPU per sample (bench/README.md), which on a 2-core machine took most of a core from the
-/// requests being measured; the prepared insert costs 9 µs. The schema is still EF's. A commit has a cost of
+/// Drains a run's samples into the database in batches, off the measurement path. Samples are inserted on
+/// EF Core's own connection and transaction, but not as entities: tracked entities cost 53 µs of CPU per sample
+/// (bench/README.md), which on a 2-core machine took most of a core from the requests being measured; SQLite's own
+/// prepared statement (<see cref="SampleInsert"/>) costs 1.6 µs and PostgreSQL's binary COPY (<see cref="SampleCopy"/>)
+/// 1.7. The schema is still EF's. A commit has a cost of
 /// its own, so a batch that was not full is followed by a pause of <c>flushInterval</c>: at 7,000
 /// samples/s in ones and twos the commits alone took the CPU that Redis and the client needed.
 /// <para>
@@ -168,7 +169,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         {
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
             transaction = db.Database.BeginTransaction();
-            Insert(db, transaction, batch);
+            Insert(db, batch);
             transaction.Commit();
         }
         catch (Exception ex)
@@ -190,38 +191,10 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         }
     }
 
-    // Raw SQL on purpose: on EF Core 10 it costs 10.4 µs of CPU a sample, AddRange + SaveChanges 70.8 µs (bench/sample-insert.cs).
-    static readonly string InsertSql =
-        $"INSERT INTO Samples ({string.Join(", ", SampleColumns.All.Select(c => $"\"{c.Name}\""))}) VALUES ({string.Join(", ", SampleColumns.All.Select((_, i) => $"$p{i}"))})";
-
-    static void Insert(BenchDbContext db, IDbContextTransaction transaction, List<Sample> batch)
+    static void Insert(BenchDbContext db, List<Sample> batch)
     {
-        if (db.IsPostgreSql())
-        {
-            // Inside the batch's transaction like the INSERTs: a failed COPY stores nothing, the retry stores the batch once.
-            SampleCopy.Write((NpgsqlConnection)db.Database.GetDbConnection(), batch);
-            return;
-        }
-        using var insert = db.Database.GetDbConnection().CreateCommand();
-        insert.Transaction = transaction.GetDbTransaction();
-        insert.CommandText = InsertSql;
-        var columns = SampleColumns.All;
-        var parameters = new DbParameter[columns.Count];
-        for (var i = 0; i < parameters.Length; i++) parameters[i] = Parameter(insert, $"$p{i}");
-        insert.Prepare();
-
-        foreach (var s in batch)
-        {
-            for (var i = 0; i < parameters.Length; i++) parameters[i].Value = columns[i].DatabaseValue(s);
-            insert.ExecuteNonQuery();
-        }
-    }
-
-    static DbParameter Parameter(DbCommand command, string name)
-    {
-        var parameter = command.CreateParameter();
-        parameter.ParameterName = name;
-        command.Parameters.Add(parameter);
-        return parameter;
+        // Inside the batch's transaction on both: a failed batch stores nothing, the retry stores it once.
+        if (db.IsPostgreSql()) SampleCopy.Write((NpgsqlConnection)db.Database.GetDbConnection(), batch);
+        else SampleInsert.Write((SqliteConnection)db.Database.GetDbConnection(), batch);
     }
 }
