@@ -14,7 +14,8 @@
 #            compiled once, fully optimised, so no JIT thread re-compiles hot code during a run); held = samples stored every 5 s in batches of 100,000, not every 100 ms;
 #            nospin = DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0 (idle pool workers sleep at once instead of
 #            spinning); loops2 = DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=2 (two socket event threads, one per core,
-#            connections shared between them, instead of the child's one).
+#            connections shared between them, instead of the child's one); nopgo = DOTNET_TieredPGO=0 (hot methods
+#            go from tier 0 straight to tier 1, without an instrumented tier in between).
 #   sched    perf sched timehist over the middle of a run at c = 4 (10 ms target), then of wrk: per thread, how
 #            long each wake-up waited for a CPU (sch delay p50/p99/max) and run-queue time per request.
 #   perf     perf record -g of the child at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1,
@@ -224,6 +225,7 @@ step_variants() {
     [held]="Runner__SampleFlushIntervalMs=5000 Runner__SampleBatchSize=100000"
     [nospin]="DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0"
     [loops2]="DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=2"
+    [nopgo]="DOTNET_TieredPGO=0"
   )
   local started=()
   for variant in $variants; do
