@@ -20,6 +20,20 @@ public sealed class CachingEvidence
         counts[value] = counts.GetValueOrDefault(value) + count;
     }
 
+    /// <summary>
+    /// As <see cref="Add(string, string, int)"/> for a value still in the reader's buffer: a string is made only for a
+    /// value not counted before, so a target that sends the same ETag with every answer costs no allocation per answer.
+    /// </summary>
+    public void Add(string header, ReadOnlySpan<char> value)
+    {
+        if (Headers.TryGetValue(header, out var counts) && counts.TryGetAlternateLookup<ReadOnlySpan<char>>(out var seen) && seen.TryGetValue(value, out var count))
+        {
+            seen[value] = count + 1;
+            return;
+        }
+        Add(header, value.ToString());
+    }
+
     public void MergeFrom(CachingEvidence other)
     {
         foreach (var (header, counts) in other.Headers)

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Security;
 
 namespace BenchDashboard.Runner.Http.Lean;
@@ -85,6 +86,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
     }
 
     /// <summary>Sends the request and reads its answer into <paramref name="parser"/> to its end.</summary>
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] // its box reused: its one caller awaits it once
     public async ValueTask ExchangeAsync(LeanRequest request, ResponseParser parser, CancellationToken ct)
     {
         var s = socket!;

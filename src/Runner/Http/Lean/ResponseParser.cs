@@ -173,12 +173,14 @@ public sealed class ResponseParser
 
     void Evidence(ReadOnlySpan<byte> name, ReadOnlySpan<byte> value)
     {
-        foreach (var header in CachingEvidence.HeaderNames)
-            if (name.Length == header.Length && Ascii.EqualsIgnoreCase(name, header))
-            {
-                evidence!.Add(header, System.Text.Encoding.Latin1.GetString(value));
-                return;
-            }
+        string? header = null;
+        foreach (var known in CachingEvidence.HeaderNames)
+            if (name.Length == known.Length && Ascii.EqualsIgnoreCase(name, known)) header = known;
+        if (header is null) return;
+        // Decoded on the stack: the evidence makes a string only for a value it has not counted yet.
+        Span<char> chars = value.Length <= 256 ? stackalloc char[value.Length] : new char[value.Length];
+        Encoding.Latin1.GetChars(value, chars);
+        evidence!.Add(header, chars);
     }
 
     void HeadersEnded()
