@@ -76,7 +76,7 @@ static class Jit
             Console.WriteLine($"\n== {label}: {inWindow.Count} methods compiled, {Sum(inWindow):F1} ms in the JIT");
             Console.WriteLine("  by tier: " + string.Join(", ", inWindow.GroupBy(c => c.Tier).OrderByDescending(g => g.Count())
                 .Select(g => $"{g.Key} {g.Count()} ({Sum(g):F1} ms)")));
-            Table("  by assembly", inWindow.GroupBy(Assembly), 15);
+            Table("  by assembly", inWindow.GroupBy(Assembly), 30);
             Table("  by namespace", inWindow.GroupBy(c => c.Namespace), 20);
             Table("  by our nearest frame on the compiling thread", inWindow.GroupBy(c => c.Caller), 20);
             Console.WriteLine("  methods, longest compilation first (tier, ms):");
@@ -105,7 +105,7 @@ static class Jit
     }
 }
 
-static class Alloc
+static partial class Alloc
 {
     public static int Print(string trace, long from, long to, double requests)
     {
@@ -113,6 +113,7 @@ static class Alloc
         using var log = new TraceLog(TraceLog.CreateFromEventPipeDataFile(trace, Path.ChangeExtension(trace, ".etlx")));
         var byType = new Dictionary<string, double>();
         var bySite = new Dictionary<string, double>();
+        var byFrame = new Dictionary<string, double>();
         var byStack = new Dictionary<string, (double Bytes, string Type)>();
         double total = 0; var ticks = 0;
         foreach (var e in log.Events)
@@ -128,6 +129,7 @@ static class Alloc
             var ours = frames.FindIndex(f => f.StartsWith("BenchDashboard", StringComparison.Ordinal));
             var site = ours < 0 ? "(no BenchDashboard frame)" : frames[ours] + (ours > 0 ? " → " + frames[ours - 1] : "");
             Add(bySite, site + "  ←  " + tick.TypeName, bytes);
+            Add(byFrame, ours < 0 ? site : Lambda().Replace(frames[ours], " (a lambda)"), bytes);
             var key = tick.TypeName + "\n" + string.Join("\n", frames.Take(14).Select(f => "        " + Trim(f)));
             byStack[key] = (byStack.GetValueOrDefault(key).Bytes + bytes, tick.TypeName);
         }
@@ -136,7 +138,10 @@ static class Alloc
         Console.WriteLine("\nby type (bytes per request, share):");
         foreach (var (type, b) in byType.OrderByDescending(kv => kv.Value).Take(20))
             Console.WriteLine($"  {b / requests,8:F0}  {b / total,6:P1}  {type}");
-        Console.WriteLine("\nby nearest BenchDashboard frame and type (bytes per request, share):");
+        Console.WriteLine("\nby nearest BenchDashboard frame (bytes per request, share):");
+        foreach (var (frame, b) in byFrame.OrderByDescending(kv => kv.Value).Take(15))
+            Console.WriteLine($"  {b / requests,8:F0}  {b / total,6:P1}  {Trim(frame)}");
+        Console.WriteLine("\nby nearest BenchDashboard frame, the call it made, and type (bytes per request, share):");
         foreach (var (site, b) in bySite.OrderByDescending(kv => kv.Value).Take(25))
             Console.WriteLine($"  {b / requests,8:F0}  {b / total,6:P1}  {Trim(site)}");
         Console.WriteLine("\nheaviest stacks (leaf first):");
@@ -155,6 +160,10 @@ static class Alloc
             yield return arguments > 0 ? name[..arguments] : name; // the argument lists only make the lines too long
         }
     }
+
+    // The compiler's names for lambdas (Type+<>c.<Method>b__6_9): one row per declaring type, not per lambda.
+    [System.Text.RegularExpressions.GeneratedRegex(@"\+<>c(__DisplayClass[\d_]+)?\.<.*>b__[\d_]+$")]
+    private static partial System.Text.RegularExpressions.Regex Lambda();
 
     static void Add(Dictionary<string, double> d, string key, double v) => d[key] = d.GetValueOrDefault(key) + v;
     static string Trim(string s) => s.Length > 170 ? s[..167] + "..." : s;
