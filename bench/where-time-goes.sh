@@ -36,7 +36,7 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 source bench/lib.sh
 
 # nginx: the 4 KB file on 8297, echo_sleep 1 ms on 8298 and 10 ms on 8299.
-start_nginx $nginx_port 1 10
+start_nginx "$nginx_port" 1 10
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1)
 file_url="http://127.0.0.1:$nginx_port/4k.bin"
 target_url() { case $1 in 1) echo "http://127.0.0.1:$((nginx_port + 1))/" ;; 10) echo "http://127.0.0.1:$((nginx_port + 2))/" ;; *) echo "targets are 1 and 10 ms" >&2; exit 1 ;; esac; }
