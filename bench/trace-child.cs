@@ -1,7 +1,7 @@
 // Reads a .nettrace of the runner's child (bench/trace-child.sh) and prints, for windows of wall-clock time:
 //   jit   TRACE LABEL=FROM_MS..TO_MS …   the methods the JIT compiled in each window (MethodJittingStarted →
 //         MethodLoadVerbose on the same thread), with the tier and the time the JIT spent, grouped by assembly,
-//         by namespace, and the methods themselves.
+//         by namespace and by our nearest frame on the compiling thread's stack, and the methods themselves.
 //   alloc TRACE FROM_MS TO_MS REQUESTS     GC AllocationTick events in the window (one per ~100 KB a heap
 //         allocates, carrying the amount since the last one): bytes per request by type, by the nearest
 //         BenchDashboard frame on the allocating stack, and the heaviest stacks.
