@@ -10,10 +10,13 @@
 #   alloc  GC AllocationTick events with stacks (keyword 0x1 verbose, plus JIT and loader so frames are named)
 #          over the middle of a run (first 1.5 s and last 1 s left out), each cell after a 1 s warm-up run on one
 #          dashboard: the 4 KB file at c = 16, then 1 ms at c = 4. Bytes per request by type and by our frame.
+#   young  (not in the default steps) what that JIT work costs: ROUNDS (3) rounds of wrk, then for each of
+#          YOUNG_SETTINGS ("default DOTNET_TieredPGO=0") a fresh dashboard's first measured run after the 1 s
+#          warm-up run (1 ms, c = 4), and the same run again in that child: p50/p90/p99 excess over the round's wrk.
 # STEP_ENV: settings (NAME=VALUE …) for the dashboards (the child inherits them), e.g. Runner__SelfWarmupRequests=5000.
 # Events carry wall-clock times; windows come from the API's startedUtc/endedUtc, so the session may attach early.
 # Counts and bytes, not timings: a shared machine changes them little (the load average is printed). Ports 8287-8288
-# (nginx) and 5287-5288 (dashboards). Traces and the parser's full output stay in $OUT (default bench/.trace-out,
+# (nginx) and 5287-5289 (dashboards). Traces and the parser's full output stay in $OUT (default bench/.trace-out,
 # not committed). Not part of the test suite.   usage: [STEPS="jit alloc"] bash bench/trace-child.sh [seconds, default 6]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +26,7 @@ out=${OUT:-bench/.trace-out}
 [ "$seconds" -ge 4 ] || { echo "runs of at least 4 s: the middle leaves out 2.5 s"; exit 1; }
 mkdir -p "$out"
 source bench/lib.sh
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 [ -x .tools/dotnet-trace ] || dotnet tool install --tool-path .tools dotnet-trace --version 10.0.750501 >/dev/null
 dotnet build bench/trace-child.cs -c Release -nologo -v quiet >/dev/null
 
@@ -108,6 +112,39 @@ step_alloc() {
       | tee "$out/alloc-$c.txt" | sed -n 1,45p
   done
   stop_dashboard
+}
+
+# What the young child's JIT costs the first measured run's latency: for each round, wrk, then for each setting a
+# fresh dashboard, the 1 s warm-up run and the measured run (1 ms, c = 4); excess over that round's wrk in µs.
+percentiles() { curl -sf "$dashboard/api/runs/$1" | python3 -c 'import json,sys; s = json.load(sys.stdin)["stats"]; print(s["p50Ms"], s["p90Ms"], s["p99Ms"])'; }
+step_young() {
+  printf "\n== young: excess over wrk (µs, p50/p90/p99) of a fresh child's first %s s run, 1 ms target, c = 4 (load %s)\n" "$seconds" "$(load)"
+  local round setting w r run line
+  for round in $(seq "${ROUNDS:-3}"); do
+    wrk -t1 -c4 -d1s "$one_ms_url" >/dev/null
+    w=$(wrk -t1 -c4 -d"${seconds}s" --latency "$one_ms_url" | python3 -c '
+import re, sys
+out = sys.stdin.read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+lat = lambda p: (lambda m: float(m.group(1)) * unit[m.group(2)])(re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M))
+print("%.3f %.3f %.3f" % (lat(50), lat(90), lat(99)))')
+    line="  round $round: wrk $(echo "$w" | tr ' ' /) ms"
+    for setting in ${YOUNG_SETTINGS:-default DOTNET_TieredPGO=0}; do
+      STEP_ENV=$([ "$setting" = default ] || echo "$setting") dashboard 5289
+      run=$(start_run "$one_ms_url" 4 1); wait_run "$run"
+      sleep 0.5
+      run=$(start_run "$one_ms_url" 4 "$seconds"); wait_run "$run"
+      r=$(percentiles "$run")
+      sleep 0.5 # the same run again in the same child: what is left once it is warm
+      run=$(start_run "$one_ms_url" 4 "$seconds"); wait_run "$run"
+      line+=$(python3 -c '
+import sys
+w, r, again = sys.argv[1].split(), sys.argv[2].split(), sys.argv[3].split()
+excess = lambda x: "/".join("%+.0f" % ((float(a) - float(b)) * 1000) for a, b in zip(x, w))
+print("  %s %s (2nd run %s)" % (sys.argv[4], excess(r), excess(again)))' "$w" "$r" "$(percentiles "$run")" "$setting")
+      stop_dashboard
+    done
+    echo "$line (load $(load))"
+  done
 }
 
 echo "trace-child: ${seconds} s runs, steps: $steps; $(nproc) cores, load $(load)"
