@@ -25,7 +25,7 @@
 # STEP_ENV: settings (NAME=VALUE …) for the dashboard of the steps cpu, gc, sched and perf (the child inherits them).
 # Takes about 20 minutes with the defaults (variants: 2 targets × 2 c × 3 rounds × ~30 s is most of it).
 # The machine may be shared: the load average is printed with every step; latency figures move with it, CPU and
-# run-queue figures much less. Ports 8297-8299 (nginx) and 5297-5299 (dashboards). Not part of the test suite.
+# run-queue figures much less. Ports 8297-8299 (nginx) and 5297-5299 (dashboards), or from NGINX_PORT and WEB_PORT. Not part of the test suite.
 #   usage: [STEPS="cpu gc sched perf lock variants"] [CS="4 16"] [TARGETS="1 10"] [REPEATS=3] [GEN0SIZE=0x4000000]
 #          [VARIANTS="default gen0 held"] (at most 3: ports 5297-5299) bash bench/where-time-goes.sh [seconds per cell, default 6]
 set -euo pipefail
@@ -34,13 +34,13 @@ seconds=${1:-6}
 steps=${STEPS:-cpu gc sched perf lock variants}
 cs=${CS:-4 16} targets=${TARGETS:-1 10} repeats=${REPEATS:-3} gen0size=${GEN0SIZE:-0x4000000}
 variants=${VARIANTS:-default gen0 held}
-nginx_port=8297 web_port=5297
+nginx_port=${NGINX_PORT:-8297} web_port=${WEB_PORT:-5297}
 [ "$seconds" -ge 4 ] || { echo "cells of at least 4 s: the measured window leaves out 2.5 s"; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 source bench/lib.sh
 
 # nginx: the 4 KB file on 8297, echo_sleep 1 ms on 8298 and 10 ms on 8299.
-start_nginx $nginx_port 1 10
+start_nginx "$nginx_port" 1 10
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1)
 file_url="http://127.0.0.1:$nginx_port/4k.bin"
 target_url() { case $1 in 1) echo "http://127.0.0.1:$((nginx_port + 1))/" ;; 10) echo "http://127.0.0.1:$((nginx_port + 2))/" ;; *) echo "targets are 1 and 10 ms" >&2; exit 1 ;; esac; }
