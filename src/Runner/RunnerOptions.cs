@@ -83,6 +83,16 @@ public sealed class RunnerOptions
     public bool InlineSocketCompletions { get; set; } = true;
 
     /// <summary>
+    /// Child runner only: the runtime's dynamic PGO (tiered profile-guided optimisation). Off by default
+    /// (<c>DOTNET_TieredPGO=0</c> on the child's environment): with it each hot method is compiled twice more
+    /// (instrumented, then optimised), and the code that runs once per flush or heartbeat reached its last
+    /// compilation only during a young child's first measured run, whose JIT then took 65-79 µs of CPU per request
+    /// (1 ms target, c = 4) against 9-10 without; warm, the event thread's cost was the same within noise
+    /// (bench/README.md, "What a young child compiles, and what it allocates").
+    /// </summary>
+    public bool ChildDynamicPgo { get; set; }
+
+    /// <summary>
     /// HTTP runs with at most this many connections send each connection's requests with blocking calls on a thread
     /// of its own (<see cref="Http.HttpChannel.Blocking"/>), closed model only; above it, asynchronously. 0: never.
     /// One connection gains most (no hand-off at all between the kernel's answer and the clock); with more, the

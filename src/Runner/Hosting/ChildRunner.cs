@@ -162,17 +162,10 @@ public sealed class ChildRunner(
         foreach (var (key, value) in configuration.AsEnumerable())
             if (value is not null && !key.Contains("__", StringComparison.Ordinal)) start.Environment[key.Replace(":", "__")] = value;
         start.Environment["DOTNET_ENVIRONMENT"] = environment.EnvironmentName;
-        if (options.Value.InlineSocketCompletions) InlineSocketCompletions(start.Environment);
+        foreach (var (name, value) in ChildRuntimeSettings.For(options.Value, Environment.GetEnvironmentVariable)) start.Environment[name] = value;
         // The file this process resolved (on App Service, a default that depends on this host's environment).
         start.Environment["Database__Path"] = database.Value.FullPath(environment);
         return start;
-    }
-
-    /// <summary>A value set in this process's own environment wins: it is how a benchmark compares the two.</summary>
-    static void InlineSocketCompletions(IDictionary<string, string?> child)
-    {
-        foreach (var (name, value) in new[] { ("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1"), ("DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT", "1") })
-            if (Environment.GetEnvironmentVariable(name) is null) child[name] = value;
     }
 
     public override async Task StopAsync(CancellationToken ct)
