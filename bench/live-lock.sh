@@ -9,10 +9,10 @@ cd "$(dirname "$0")/.."
 rounds=${1:-3} seconds=${2:-20} series=${3:-2} base=${4:-3575886}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-files="src Directory.Build.props Directory.Packages.props global.json .editorconfig"
+files=(src Directory.Build.props Directory.Packages.props global.json .editorconfig)
 mkdir -p "$scratch/before" "$scratch/after"
-git archive "$base" $files | tar -x -C "$scratch/before"
-git ls-files -co --exclude-standard -- $files | tar -cT - | tar -x -C "$scratch/after"
+git archive "$base" "${files[@]}" | tar -x -C "$scratch/before"
+git ls-files -co --exclude-standard -- "${files[@]}" | tar -cT - | tar -x -C "$scratch/after"
 for version in before after; do
   dir=$scratch/$version
   cp bench/live-lock-timer.cs.txt "$dir/src/Runner/Execution/TimedLock.cs"
