@@ -8,8 +8,9 @@ namespace BenchDashboard.Core.Statistics;
 /// (longer values count as that). Adding never allocates. Percentiles are read at the nearest rank, at the
 /// upper edge of its bucket and never above the largest value added, so a live p99 is never below the exact
 /// one. The exact figures come from the samples once the run has ended (<see cref="RunDigest"/>).
-/// Not thread-safe: its users hold a lock for their other counters anyway, so a plain (not concurrent)
-/// histogram is enough.
+/// Not thread-safe: each one has one owner at a time (the live figures hand them between their adding and
+/// reading sides under a lock), so a plain (not concurrent) histogram is enough. Each holds a 304 KiB count
+/// array, so its users reuse them rather than make new ones.
 /// </summary>
 public sealed class LiveHistogram
 {
@@ -30,8 +31,17 @@ public sealed class LiveHistogram
         if (v > MaxNs) MaxNs = v;
     }
 
+    /// <summary>Adds another histogram's values, as if each had been added here: the same counts, so the same percentiles.</summary>
+    public void Add(LiveHistogram other)
+    {
+        if (other.Count == 0) return;
+        histogram.Add(other.histogram);
+        MaxNs = Math.Max(MaxNs, other.MaxNs);
+    }
+
     public void Clear()
     {
+        if (Count == 0) return; // nothing to zero: saves writing the whole count array
         histogram.Reset();
         MaxNs = 0;
     }
