@@ -93,6 +93,19 @@ run_and_wait() {
   echo "$id"
 }
 
+# start_run URL C SECONDS: queues an HTTP run on $dashboard, waits until it is running (not just queued), prints its id.
+start_run() {
+  local id
+  id=$(curl -sf -H 'Content-Type: application/json' "$dashboard/api/runs" \
+    -d "{\"kind\":\"http\",\"url\":\"$1\",\"durationSeconds\":$3,\"concurrency\":$2}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  while curl -sf "$dashboard/api/runs/$id?includeStats=false" | grep -q '"status":"queued"'; do sleep 0.05; done
+  echo "$id"
+}
+# wait_run ID: until the run has ended.
+wait_run() { while curl -sf "$dashboard/api/runs/$1?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.2; done; }
+# stop_dashboard: the one start_dashboard started last.
+stop_dashboard() { kill "$dashboard_pid"; wait "$dashboard_pid" 2>/dev/null || true; }
+
 # start_postgres: a throw-away cluster of Debian's postgresql in $work/pg (initdb refuses root: as root it runs as
 # postgres), its default durability (fsync on), on a free loopback port; stopped before $work is removed.
 # Sets pg_port, pg_bin and pg_connection (database "bench", created by the dashboard's migration).

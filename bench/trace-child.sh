@@ -40,15 +40,6 @@ dashboard() { # PORT: a fresh dashboard (its own database) with STEP_ENV; sets $
   child=$(runner_child_pid)
   [ -n "$child" ] || { echo "no runner child under $dashboard_pid"; cat "$work/web.log"; exit 1; }
 }
-stop_dashboard() { kill "$dashboard_pid"; wait "$dashboard_pid" 2>/dev/null || true; }
-start_run() { # URL C SECONDS → id, once it is running
-  local id
-  id=$(curl -sf -H 'Content-Type: application/json' "$dashboard/api/runs" \
-    -d "{\"kind\":\"http\",\"url\":\"$1\",\"durationSeconds\":$3,\"concurrency\":$2}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-  while curl -sf "$dashboard/api/runs/$id?includeStats=false" | grep -q '"status":"queued"'; do sleep 0.05; done
-  echo "$id"
-}
-wait_run() { while curl -sf "$dashboard/api/runs/$1?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.2; done; }
 run_times() { # id → "started_ms ended_ms requests_per_second"
   curl -sf "$dashboard/api/runs/$1" | python3 -c '
 import json, sys
