@@ -103,13 +103,14 @@ public sealed class CrashRecoveryTests(Xunit.Abstractions.ITestOutputHelper outp
     [Fact]
     public async Task KilledDuringTheFinalFlushTheRunKnowsItsLoadHadEndedAndStaysHonestAboutWhatIsStored()
     {
-        // In-process writes outrun the writer (~1 M/s against ~0.1-0.2 M/s stored): a backlog that takes it
-        // seconds to store. A count, not a duration: a second of writes on a faster machine filled the
-        // 1 M-sample buffer and the run failed by design before the moment to kill came.
+        // In-process writes (~1 M/s) outrun a writer that commits every 20 samples (tens of thousands a second): a
+        // backlog that takes it seconds to store, so the kill comes while the final flush is under way. A count, not
+        // a duration: a second of writes on a faster machine filled the 1 M-sample buffer and the run failed by
+        // design before the moment to kill came.
         await using var db = await RunnerHost.CreateAsync();
         var runId = await db.EnqueueAsync(q => q.EnqueueAsync(new CacheParameters { Phases = [CachePhase.Write], Requests = 400_000, KeyCount = 10 }, null, default));
 
-        var (atKill, storedAtKill, run) = await KillThenRestartAsync(db, runId, r => r.MeasuredSamples is not null, new() { ["Runner:SampleBatchSize"] = "1000" });
+        var (atKill, storedAtKill, run) = await KillThenRestartAsync(db, runId, r => r.MeasuredSamples is not null, new() { ["Runner:SampleBatchSize"] = "20" });
 
         Assert.True(storedAtKill < atKill.MeasuredSamples, $"killed with {storedAtKill} of {atKill.MeasuredSamples} samples stored: not during the flush");
         Assert.NotNull(run.MeasuredSamples);
