@@ -139,7 +139,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         else if (end == buffer.Length)
         {
             // The parser waits for the rest of a line: move it to the front to make room for the rest, or grow.
-            if (start == 0) Grow("a line of the response is longer than the receive buffer");
+            if (start == 0) Grow();
             else
             {
                 buffer.AsSpan(start, end - start).CopyTo(buffer);
@@ -150,13 +150,12 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         return false;
     }
 
-    void Grow(string whenLargest)
+    /// <summary>Makes room for a line that fills the whole buffer from its start.</summary>
+    void Grow()
     {
-        if (buffer.Length == LargestBufferBytes) throw new InvalidResponseException(whenLargest);
+        if (buffer.Length == LargestBufferBytes) throw new InvalidResponseException("a line of the response is longer than the receive buffer");
         var larger = GC.AllocateUninitializedArray<byte>(LargestBufferBytes);
-        buffer.AsSpan(start, end - start).CopyTo(larger);
-        end -= start;
-        start = 0;
+        buffer.AsSpan(0, end).CopyTo(larger);
         buffer = larger;
     }
 

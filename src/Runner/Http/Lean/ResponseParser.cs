@@ -175,7 +175,11 @@ public sealed class ResponseParser
     {
         string? header = null;
         foreach (var known in CachingEvidence.HeaderNames)
-            if (name.Length == known.Length && Ascii.EqualsIgnoreCase(name, known)) header = known;
+            if (name.Length == known.Length && Ascii.EqualsIgnoreCase(name, known))
+            {
+                header = known;
+                break;
+            }
         if (header is null) return;
         // Decoded on the stack: the evidence makes a string only for a value it has not counted yet.
         Span<char> chars = value.Length <= 256 ? stackalloc char[value.Length] : new char[value.Length];
