@@ -102,6 +102,14 @@ public sealed class RunnerOptions
     [Range(0, 1024)] public int HttpBlockingUpTo { get; set; } = 1;
 
     /// <summary>
+    /// Closed-model HTTP runs on the lean engine's asynchronous sends, with more than one connection: the answers that
+    /// arrived together are all read and timed before any connection sends its next request, as wrk does, instead of
+    /// each waiting behind the sends of those handled before it (<see cref="Http.Lean.BatchTurn"/>; bench/README.md,
+    /// "What the target took and what the client added").
+    /// </summary>
+    public bool HttpReadsBeforeSends { get; set; } = true;
+
+    /// <summary>
     /// What sends an HTTP run's requests (<see cref="Http.HttpEngine"/>): by default the lean HTTP/1.1 engine for every
     /// request it speaks (plain http://), SocketsHttpHandler for the rest. The run's notes say which measured.
     /// </summary>

@@ -34,11 +34,14 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
             : [(null, parameters)];
         var lean = settings.HttpEngine == HttpEngine.Auto && variants.All(v => LeanRequest.Speaks(v.Parameters));
         var blocking = parameters.Model == LoadModel.Closed && parameters.Concurrency <= settings.HttpBlockingUpTo;
-        context.Notes.Add(EngineNote(lean, blocking));
+        // Several connections on the socket engine's one thread read what arrived together before sending again.
+        var turns = lean && !blocking && parameters.Model == LoadModel.Closed && parameters.Concurrency > 1 && settings.HttpReadsBeforeSends;
+        var sends = blocking ? "blocking" : turns ? "asynchronous, answers read before sends" : "asynchronous";
+        context.Notes.Add(EngineNote(lean, sends));
         // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
         context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
-        context.RecordClient("httpSends", blocking ? "blocking" : "asynchronous");
-        using var requests = new Requests(variants, parameters.Concurrency, policy, lean, blocking);
+        context.RecordClient("httpSends", sends);
+        using var requests = new Requests(variants, parameters.Concurrency, policy, lean, blocking, turns);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
@@ -50,17 +53,20 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         }
     }
 
-    static string EngineNote(bool lean, bool blocking) =>
+    static string EngineNote(bool lean, string sends) =>
         (lean ? "Engine: lean HTTP/1.1 (request bytes built once, answers parsed as they arrive)" : "Engine: SocketsHttpHandler")
-        + (blocking ? ", blocking sends (a thread per connection)." : ".");
+        + $"; sends: {sends}" + (sends == "blocking" ? " (a thread per connection)." : ".");
 
     /// <summary>The run's requests, [worker][variant], on each worker's channels, and the operation that sends one.</summary>
     sealed class Requests : ILoadOperation, IDisposable
     {
         readonly IHttpSender[][] connections;
         readonly List<IDisposable> channels = [];
+        readonly BatchTurn? turn;
 
-        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool lean, bool blocking) =>
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool lean, bool blocking, bool turns)
+        {
+            turn = turns ? new BatchTurn() : null;
             connections = Enumerable.Range(0, workers).Select(_ =>
             {
                 var shared = new Dictionary<string, IDisposable>();
@@ -70,10 +76,11 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
                     if (!shared.TryGetValue(key, out var channel))
                         channels.Add(shared[key] = channel = lean ? new LeanChannel(policy, blocking) : new HttpChannel(v.Parameters.Timeout, policy, blocking));
                     return channel is LeanChannel leanChannel
-                        ? (IHttpSender)new LeanConnection(v.Parameters, leanChannel, v.Name)
+                        ? (IHttpSender)new LeanConnection(v.Parameters, leanChannel, v.Name, turn)
                         : new HttpConnection(v.Parameters, policy, v.Name, (HttpChannel)channel);
                 }).ToArray();
             }).ToArray();
+        }
 
         // No state machine of its own: the connection's send is the operation, its sample already in its series.
         public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct) =>
@@ -90,6 +97,7 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         {
             foreach (var connection in connections.SelectMany(c => c)) connection.Dispose();
             foreach (var channel in channels) channel.Dispose();
+            turn?.Dispose();
         }
     }
 }

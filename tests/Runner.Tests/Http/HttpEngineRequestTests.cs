@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
@@ -141,6 +142,23 @@ public sealed class HttpEngineRequestTests
 
         Assert.Equal(3, samples.Count);
         Assert.Equal(new SortedDictionary<string, string> { ["httpEngine"] = name, ["httpSends"] = sends }, context.Client());
+    }
+
+    [Theory]
+    [InlineData(4, LoadModel.Closed, "asynchronous, answers read before sends")]
+    [InlineData(1, LoadModel.Closed, "asynchronous")]
+    [InlineData(4, LoadModel.Open, "asynchronous")]
+    public async Task SeveralClosedModelConnectionsReadWhatArrivedTogetherBeforeSendingAgain(int concurrency, LoadModel model, string sends)
+    {
+        await using var target = new ScriptedTcpTarget(Ok);
+        var parameters = new HttpParameters { Url = target.Url().ToString(), Requests = 40, Concurrency = concurrency, Model = model, Rate = model == LoadModel.Open ? 400 : null };
+
+        var (samples, _, context) = await HttpRun.ExecuteWithContextAsync(parameters, default, 0, HttpEngine.Auto);
+
+        Assert.Equal(40, samples.Count);
+        Assert.All(samples, s => Assert.Equal(ErrorKind.None, s.Error));
+        Assert.Equal(Enumerable.Range(0, 40), samples.Select(s => s.Index).Order());
+        Assert.Equal(sends, context.Client()!["httpSends"]);
     }
 
     [Fact]

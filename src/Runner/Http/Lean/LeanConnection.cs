@@ -11,9 +11,10 @@ namespace BenchDashboard.Runner.Http.Lean;
 /// <summary>
 /// One simulated client's requests of one variant on the lean engine: the request's bytes built once, sent on
 /// the worker's <see cref="LeanChannel"/>, the answer read by a <see cref="ResponseParser"/>. The sample is the
-/// one <see cref="HttpConnection"/> would record for the same exchange.
+/// one <see cref="HttpConnection"/> would record for the same exchange. With a <see cref="BatchTurn"/>, a closed-model
+/// answer, once timed, waits for its turn before its sample is handed on.
 /// </summary>
-sealed class LeanConnection(HttpParameters parameters, LeanChannel channel, string? series) : IHttpSender
+sealed class LeanConnection(HttpParameters parameters, LeanChannel channel, string? series, BatchTurn? turn = null) : IHttpSender
 {
     readonly LeanRequest request = new(parameters);
     readonly OperationTimeout timeout = new(parameters.Timeout);
@@ -58,6 +59,8 @@ sealed class LeanConnection(HttpParameters parameters, LeanChannel channel, stri
         {
             timeout.Disarm();
         }
+        // Timed: what is left (recording the sample, sending the next request) waits for the answers that came with this one.
+        if (turn is not null && operation.Due is null) await turn.Next();
         return sample;
     }
 
