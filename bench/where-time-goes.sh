@@ -19,7 +19,7 @@
 #   sched    perf sched timehist over the middle of a run at c = 4 (10 ms target), then of wrk: per thread, how
 #            long each wake-up waited for a CPU (sch delay p50/p99/max) and run-queue time per request.
 #   perf     perf record -g of the child at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1,
-#            DOTNET_EnableWriteXorExecute=0 so JIT frames are named): top frames.
+#            DOTNET_EnableWriteXorExecute=0 so JIT frames are named): top frames; then of wrk alone in the same cell.
 #   lock     what closing a second of live figures holds LiveRunStats' lock for (bench/live-histogram.cs) at the
 #            rates of c = 4 (1 ms target) and c = 16 (4 KB file).
 # STEP_ENV: settings (NAME=VALUE …) for the dashboard of the steps cpu, gc, sched and perf (the child inherits them).
@@ -289,6 +289,17 @@ step_sched() {
   rm -f "$work"/sched-*.data
 }
 
+# samples_per_request REPORT RPS: a `perf report -n` table's rows as CPU µs a request (999 samples a second of CPU over
+# the recorded seconds - 3 + 0.5 of the run).
+samples_per_request() {
+  python3 -c '
+import re, sys
+window, rps = float(sys.argv[2]) - 2.5, float(sys.argv[3])
+for line in open(sys.argv[1]):
+    m = re.match(r"\s+([\d.]+)%\s+(\d+)\s+(.*\S)", line)
+    if m: print("    %6.2f µs  %5s%%  %s" % (int(m.group(2)) / 999 / (rps * window) * 1e6, m.group(1), m.group(3)))' "$1" "$seconds" "$2"
+}
+
 step_perf() {
   section "perf: the child's top frames at c = 16 on the 4 KB file (DOTNET_PerfMapEnabled=1)"
   # Without W^X off, JIT-compiled code shows as "memfd:doublemapper" instead of by method.
@@ -299,15 +310,30 @@ step_perf() {
   perf record -F 999 -g -p "$child" -o "$work/perf.data" -- sleep $((seconds - 3)).5 >/dev/null 2>&1
   wait_run "$id"
   # Into files first: head closing a pipe would end the script (pipefail).
-  perf report -i "$work/perf.data" --no-children --sort comm -g none --stdio >"$work/by-thread.txt" 2>/dev/null || true
+  perf report -i "$work/perf.data" --no-children --sort comm -n -g none --stdio >"$work/by-thread.txt" 2>/dev/null || true
   perf report -i "$work/perf.data" --no-children --sort comm,dso -g none --stdio >"$work/by-dso.txt" 2>/dev/null || true
   perf report -i "$work/perf.data" --no-children --sort comm,dso,sym -g none --stdio >"$work/by-sym.txt" 2>/dev/null || true
-  echo "  by thread:"; grep -E '^\s+[0-9.]+%' "$work/by-thread.txt" | sed -n 1,8p || true
+  local rps; rps=$(run_stats "$id" | cut -d' ' -f1)
+  echo "  the run: $rps requests/s; CPU µs a request by thread (samples at 999 Hz over $((seconds - 3)).5 s):"
+  samples_per_request "$work/by-thread.txt" "$rps" | sed -n 1,8p
   echo "  by thread and library (self):"; grep -E '^\s+[0-9.]+%' "$work/by-dso.txt" | sed -n 1,16p || true
   echo "  by frame (self):"; grep -E '^\s+[0-9.]+%' "$work/by-sym.txt" | sed -n 1,25p | cut -c1-150 || true
   echo "  the event thread's JIT-compiled frames (self):"
   grep -E '^\s+[0-9.]+%\s+\.NET Sockets\s+\[JIT\]' "$work/by-sym.txt" | sed -n 1,15p | sed -E 's/\[JIT\] tid [0-9]+ +\[\.\] //' | cut -c1-170 || true
+  echo "  the event thread's kernel frames (self):"
+  grep -E '^\s+[0-9.]+%\s+\.NET Sockets\s+\[kernel' "$work/by-sym.txt" | sed -n 1,15p | cut -c1-150 || true
   stop_dashboard
+  # wrk alone in the same cell, the same way: what a request costs a client that is only an event loop.
+  wrk -t1 -c16 -d"${seconds}s" --latency "$file_url" >"$work/wrk.out" & local wrk_pid=$!
+  sleep 1.5
+  perf record -F 999 -g -p "$wrk_pid" -o "$work/perf-wrk.data" -- sleep $((seconds - 3)).5 >/dev/null 2>&1
+  wait "$wrk_pid"
+  perf report -i "$work/perf-wrk.data" --no-children --sort dso -n -g none --stdio >"$work/wrk-dso.txt" 2>/dev/null || true
+  perf report -i "$work/perf-wrk.data" --no-children --sort dso,sym -g none --stdio >"$work/wrk-sym.txt" 2>/dev/null || true
+  rps=$(wrk_stats <"$work/wrk.out" | cut -d' ' -f1)
+  echo "  wrk: $rps requests/s; CPU µs a request by library:"
+  samples_per_request "$work/wrk-dso.txt" "$rps" | sed -n 1,6p
+  echo "  wrk by frame (self):"; grep -E '^\s+[0-9.]+%' "$work/wrk-sym.txt" | sed -n 1,15p | cut -c1-150 || true
 }
 
 step_lock() {
