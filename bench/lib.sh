@@ -22,6 +22,19 @@ start_dashboard() {
   echo "The dashboard did not start:"; cat "$work/web.log"; exit 1
 }
 
+# start_dashboards PORT SETTINGS NAME…: a dashboard per name, from PORT on, each on its own database with the
+# settings SETTINGS[NAME] (words, NAME=VALUE; SETTINGS is the name of an associative array); sets the variable
+# NAME to that dashboard's address.
+start_dashboards() {
+  local port=$1 name; local -n wanted=$2; shift 2
+  for name in "$@"; do
+    # shellcheck disable=SC2086 # the settings are words
+    start_dashboard "$port" ${wanted[$name]} Database__Path="$work/$name.db"
+    declare -g "$name=$dashboard"
+    port=$((port + 1))
+  done
+}
+
 # runner_child_pid: the runner process of the dashboard start_dashboard started (not another dashboard's on the
 # machine); empty when it runs the runner in its own process (Runner__Process=inProcess).
 runner_child_pid() {

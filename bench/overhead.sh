@@ -19,19 +19,15 @@ source bench/lib.sh
 start_nginx $nginx_port $targets # a server per target from the next port on
 
 engines=${ENGINES:-sockets lean blocking}
+# shellcheck disable=SC2034 # read by start_dashboards through its name
 declare -A settings=(
   [pool]="Runner__InlineSocketCompletions=false Runner__HttpEngine=Sockets"
   [sockets]="Runner__HttpBlockingUpTo=0 Runner__HttpEngine=Sockets"
   [lean]="Runner__HttpBlockingUpTo=0"
   [blocking]="Runner__HttpBlockingUpTo=1024"
 )
-web_port=5197
-for engine in $engines; do
-  # shellcheck disable=SC2086 # the settings are words
-  start_dashboard $web_port ${settings[$engine]} Database__Path="$work/$engine.db"
-  declare "$engine=$dashboard"
-  web_port=$((web_port + 1))
-done
+# shellcheck disable=SC2086 # the engines are words
+start_dashboards 5197 settings $engines
 
 wrk_ms() { # url c → "p50 p90 p99" in ms
   wrk -t1 -c"$2" -d1s "$1" >/dev/null

@@ -23,17 +23,13 @@ start_nginx $nginx_port $targets
 worker=$(pgrep -P "$nginx_pid" | head -1)
 # Runners to compare (RUNNERS, default "default"): each from a dashboard of its own.
 runners=${RUNNERS:-default}
+# shellcheck disable=SC2034 # read by start_dashboards through its name
 declare -A settings=(
   [default]=""
   [sendsfirst]="Runner__HttpReadsBeforeSends=false" # each connection sends again before the next answer is read
 )
-web_port=5297
-for runner in $runners; do
-  # shellcheck disable=SC2086 # the settings are words
-  start_dashboard $web_port ${settings[$runner]} Database__Path="$work/$runner.db"
-  declare "$runner=$dashboard"
-  web_port=$((web_port + 1))
-done
+# shellcheck disable=SC2086 # the runners are words
+start_dashboards 5297 settings $runners
 
 # record COMMAND…: the command's output, with the nginx worker's socket calls recorded into $work/perf.data meanwhile.
 record() {
