@@ -98,6 +98,23 @@ mx = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out)
 print(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1), lat(50), lat(99), float(mx.group(1)) * unit[mx.group(2)], re.search(r"(\d+) requests in", out).group(1))'
 }
 
+# wrk_percentiles: reads wrk --latency output, prints "p50 p90 p99" in ms.
+wrk_percentiles() {
+  python3 -c '
+import re, sys
+out = sys.stdin.read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+lat = lambda p: (lambda m: float(m.group(1)) * unit[m.group(2)])(re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M))
+print("%.3f %.3f %.3f" % (lat(50), lat(90), lat(99)))'
+}
+
+# run_percentiles ID: the run's "p50 p90 p99" in ms, from $dashboard's API.
+run_percentiles() {
+  curl -sf "$dashboard/api/runs/$1" | python3 -c "
+import json, sys
+s = json.load(sys.stdin)['stats']
+print('%.3f %.3f %.3f' % (s['p50Ms'], s['p90Ms'], s['p99Ms']))"
+}
+
 # run_and_wait JSON: queues a run through the API and prints its id once it has ended.
 run_and_wait() {
   local id

@@ -23,7 +23,7 @@ url=http://127.0.0.1:8498/
 calls=syscalls:sys_enter_sendto,syscalls:sys_enter_write,syscalls:sys_enter_recvfrom,syscalls:sys_exit_recvfrom
 calls+=,syscalls:sys_enter_read,syscalls:sys_exit_read,syscalls:sys_enter_recvmsg,syscalls:sys_exit_recvmsg,syscalls:sys_enter_writev
 
-# hops CLIENT_PID "tool p50 p90": pairs the recorded calls per request and prints one row.
+# hops CLIENT_PID TOOL "p50 p90 [p99]" (ms): pairs the recorded calls per request and prints one row.
 hops() {
   perf script -i "$work/hops.data" --ns -F pid,tid,time,event,trace 2>/dev/null | python3 -c '
 import re, sys
@@ -49,7 +49,7 @@ for line in sys.stdin:
             parts["answer hop"].append(t - written); parts["in the calls"].append(t - sent); written = sent = None
 q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(len(xs) * p / 100))] * 1e6
 cells = ["%.1f/%.1f" % (q(v, 50), q(v, 90)) if v else "-" for v in parts.values()]
-own_us = [float(x) * 1e3 for x in own]
+own_us = [float(x) * 1e3 for x in own[:2]]
 calls = parts["in the calls"]
 beyond = "%+.1f/%+.1f" % (own_us[0] - q(calls, 50), own_us[1] - q(calls, 90)) if calls else "-"
 print("%-7s %-14s %-14s %-14s %-16s %-16s %-13s %6d" % (tool, *cells, "%.1f/%.1f" % tuple(own_us), beyond, len(parts["server"])))
@@ -59,21 +59,16 @@ print("%-7s %-14s %-14s %-14s %-16s %-16s %-13s %6d" % (tool, *cells, "%.1f/%.1f
 printf "%-7s %-14s %-14s %-14s %-16s %-16s %-13s %6s\n" tool "request hop" server "answer hop" "in the calls" "tool's own" "own − calls" answers
 for round in $(seq "$rounds"); do
   echo "round $round, $target ms target, load $(cut -d' ' -f1 /proc/loadavg)"
-  # wrk: its p50 and p90 from --latency.
   wrk -t1 -c1 -d"${seconds}s" --latency "$url" > "$work/wrk.out" & wrk_pid=$!
   sleep 1
   perf record -q -o "$work/hops.data" -e "$calls" -p "$worker,$wrk_pid" -- sleep $((seconds - 2)).5 >/dev/null 2>&1 || true
   wait "$wrk_pid"
-  hops "$wrk_pid" wrk "$(python3 -c '
-import re, sys
-out = open(sys.argv[1]).read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-lat = lambda p: (lambda m: float(m.group(1)) * unit[m.group(2)])(re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M))
-print(lat(50), lat(90))' "$work/wrk.out")"
+  hops "$wrk_pid" wrk "$(wrk_percentiles < "$work/wrk.out")"
   # The runner: a 1 s run first (the child's connection thread and code warm), then the measured one.
   run_and_wait "{\"kind\":\"http\",\"url\":\"$url\",\"durationSeconds\":1,\"concurrency\":1}" >/dev/null
   id=$(start_run "$url" 1 "$seconds")
   sleep 1
   perf record -q -o "$work/hops.data" -e "$calls" -p "$worker,$child" -- sleep $((seconds - 2)).5 >/dev/null 2>&1 || true
   wait_run "$id"
-  hops "$child" runner "$(curl -sf "$dashboard/api/runs/$id" | python3 -c "import json, sys; s = json.load(sys.stdin)['stats']; print(s['p50Ms'], s['p90Ms'])")"
+  hops "$child" runner "$(run_percentiles "$id")"
 done

@@ -31,20 +31,13 @@ start_dashboards 5197 settings $engines
 
 wrk_ms() { # url c → "p50 p90 p99" in ms
   wrk -t1 -c"$2" -d1s "$1" >/dev/null
-  wrk -t1 -c"$2" -d"${seconds}s" --latency "$1" | python3 -c '
-import re, sys
-out = sys.stdin.read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-lat = lambda p: (lambda m: float(m.group(1)) * unit[m.group(2)])(re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M))
-print("%.3f %.3f %.3f" % (lat(50), lat(90), lat(99)))'
+  wrk -t1 -c"$2" -d"${seconds}s" --latency "$1" | wrk_percentiles
 }
 runner_ms() { # dashboard url c → "p50 p90 p99" in ms
   local id
   dashboard=$1 run_and_wait "{\"kind\":\"http\",\"url\":\"$2\",\"durationSeconds\":1,\"concurrency\":$3}" >/dev/null
   id=$(dashboard=$1 run_and_wait "{\"kind\":\"http\",\"url\":\"$2\",\"durationSeconds\":$seconds,\"concurrency\":$3}")
-  curl -sf "$1/api/runs/$id" | python3 -c "
-import json, sys
-s = json.load(sys.stdin)['stats']
-print('%.3f %.3f %.3f' % (s['p50Ms'], s['p90Ms'], s['p99Ms']))"
+  dashboard=$1 run_percentiles "$id"
 }
 
 printf "%-7s %3s  %-9s %-26s %s\n" target c engine "p50/p90/p99 ms" "− wrk µs"

@@ -41,12 +41,12 @@ record() {
   kill -INT "$perf_pid"; wait "$perf_pid" || true
 }
 
-# server_figures: reads $work/perf.data, prints "server p50 p90 p99 (ms) turnaround p50 p90 (µs) mean burst".
+# server_figures: reads $work/perf.data, prints "server p50 p90 p99 (ms), turnaround p50 p90 (µs), mean burst, answers, mean spread (µs)".
 server_figures() {
   perf script -i "$work/perf.data" --ns -F time,event,trace 2>/dev/null | python3 -c '
 import re, sys
 def pct(xs, p):
-    xs = sorted(xs); return xs[min(len(xs) - 1, int(len(xs) * p / 100))]  # nearest rank, as the statistics page
+    xs = sorted(xs); return xs[min(len(xs) - 1, int(len(xs) * p / 100))]  # the value at rank floor(n·p/100)
 arrived, answered, served, turnaround, bursts, spreads = {}, {}, [], [], [], []
 fd, burst, first, last = None, 0, None, None
 for line in sys.stdin:
@@ -81,19 +81,12 @@ for ms in $targets; do
   for c in ${C:-1 4 16}; do
     wrk -t1 -c"$c" -d1s "$url" >/dev/null
     record wrk_run "$url" "$c"
-    client=$(python3 -c '
-import re, sys
-out = open(sys.argv[1]).read(); unit = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-lat = lambda p: (lambda m: float(m.group(1)) * unit[m.group(2)])(re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, out, re.M))
-print("%.3f %.3f %.3f" % (lat(50), lat(90), lat(99)))' "$work/wrk.out")
+    client=$(wrk_percentiles < "$work/wrk.out")
     rows=("wrk|$client|$(server_figures)")
     for runner in $runners; do
       dashboard=${!runner} run_and_wait "{\"kind\":\"http\",\"url\":\"$url\",\"durationSeconds\":1,\"concurrency\":$c}" >/dev/null
       record runner_run "$url" "$c" "${!runner}"
-      client=$(curl -sf "${!runner}/api/runs/$id" | python3 -c "
-import json, sys
-s = json.load(sys.stdin)['stats']
-print('%.3f %.3f %.3f' % (s['p50Ms'], s['p90Ms'], s['p99Ms']))")
+      client=$(dashboard=${!runner} run_percentiles "$id")
       rows+=("$runner|$client|$(server_figures)")
     done
     for row in "${rows[@]}"; do
