@@ -5,7 +5,8 @@
 # users drive it. Engines (ENGINES, default "sockets lean blocking"): "pool" (SocketsHttpHandler, continuations on
 # the thread pool: Runner:InlineSocketCompletions=false), "sockets" (SocketsHttpHandler, continuations on the socket
 # engine's one thread), "lean" (the lean HTTP/1.1 engine, asynchronous), "blocking" (the lean engine, each
-# connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo). Prints p50, p90
+# connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo), "default" (the
+# settings a user gets). Prints p50, p90
 # and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
 #   usage: [ENGINES="…"] bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
@@ -21,6 +22,7 @@ start_nginx $nginx_port $targets # a server per target from the next port on
 engines=${ENGINES:-sockets lean blocking}
 # shellcheck disable=SC2034 # read by start_dashboards through its name
 declare -A settings=(
+  [default]=""                                  # what a user gets: blocking at c = 1, lean and asynchronous above
   [pool]="Runner__InlineSocketCompletions=false Runner__HttpEngine=Sockets"
   [sockets]="Runner__HttpBlockingUpTo=0 Runner__HttpEngine=Sockets"
   [lean]="Runner__HttpBlockingUpTo=0"

@@ -27,6 +27,7 @@ runners=${RUNNERS:-default}
 declare -A settings=(
   [default]=""
   [sendsfirst]="Runner__HttpReadsBeforeSends=false" # each connection sends again before the next answer is read
+  [storingnice0]="Runner__BackgroundNice=0"         # the run's storing and heartbeat threads at the measuring threads' priority
 )
 # shellcheck disable=SC2086 # the runners are words
 start_dashboards 5297 settings $runners

@@ -20,7 +20,8 @@ on_cpu = {}                                   # cpu -> (tid, since)
 runs = collections.defaultdict(list)          # cpu -> [(start, end, tid)]
 sends = collections.defaultdict(list)         # child tid -> request send times
 nginx_reads, nginx_writes = [], collections.defaultdict(list)   # [(time, fd)], fd -> [write times]
-entered_fd, woken = {}, {}                    # nginx tid -> fd being read; tid -> last wake-up
+entered_fd, woken, woken_at = {}, {}, {}      # nginx tid -> fd being read; tid -> last wake-up; tid -> wake-up not yet run
+queued = collections.defaultdict(list)        # tid -> [(woken, switched in)]: time ready but waiting for a CPU
 with open(events_txt) as events:
     for line in events:
         m = header.match(line)
@@ -44,8 +45,11 @@ with open(events_txt) as events:
                 else:
                     runs[cpu].append((since, t, -1))
             on_cpu[cpu] = (nxt, t)
+            if nxt in woken_at:
+                queued[nxt].append((woken_at.pop(nxt), t))
         elif event == "sched_wakeup":
-            woken[int(re.search(r" pid=(\d+)", fields).group(1))] = t
+            wakee = int(re.search(r" pid=(\d+)", fields).group(1))
+            woken[wakee] = woken_at[wakee] = t
         elif event == "sys_sendto" and pid == child:
             if int(re.search(r"len: (\w+)", fields).group(1), 0) > 16:   # a request, not the turn's one-byte wake-up
                 sends[tid].append(t)
@@ -118,7 +122,8 @@ def label(tid):
 def cause(label):
     """What a stall's main holder of a CPU was, in the words of the causes bench/README.md names."""
     for words, name in (("child: .NET Tiered", "the child's JIT"), ("child: .NET Server GC", "the child's GC"), ("child: .NET BGC", "the child's GC"),
-                        ("child: ", "the child's pool and timer (storing, heartbeat)"), ("dashboard: .NET Tiered", "the dashboard's JIT"),
+                        ("child: Run storing", "the child's storing thread"), ("child: Run heartbeat", "the child's heartbeat thread"),
+                        ("child: ", "the child's pool and timer (storing and heartbeat before they had threads of their own)"), ("dashboard: .NET Tiered", "the dashboard's JIT"),
                         ("dashboard: ", "the dashboard's other threads"), ("curl", "the bench script"), ("grep", "the bench script"),
                         ("bash", "the bench script"), ("sleep", "the bench script")):
         if label.startswith(words):
@@ -164,18 +169,21 @@ for group in stalls:
                       for cpu, totals in sorted(cpus.items()))
     split = ("send→read %.0f, nginx %.3f ms, write→end %.0f µs" % tuple(statistics.mean(p[k] for p in parts) * f for k, f in ((0, 1e6), (1, 1e3), (2, 1e6)))
              if parts else "nginx's read not found")
+    waited = {name: sum(max(0, min(b, end) - max(a, start)) for a, b in queued[tid]) for name, tid in (("nginx", worker), ("event thread", event_thread))}
     others = collections.Counter()
     for totals in cpus.values():
         others.update({name: sec for name, sec in totals.items() if name not in ("idle", "nginx", "child: event thread", "(switch not traced)")})
-    if others and others.most_common(1)[0][1] >= 0.3 * (end - start):
-        causes[cause(others.most_common(1)[0][0])] += 1
+    if max(waited.values()) >= 0.2 * (end - start) and others:
+        causes["%s waited for a CPU; most held by %s" % (max(waited, key=waited.get), cause(others.most_common(1)[0][0]))] += 1
+    elif others and others.most_common(1)[0][1] >= 0.3 * (end - start):
+        causes["a CPU held by %s, no wait seen" % cause(others.most_common(1)[0][0])] += 1
     elif parts:
         late_nginx = statistics.mean(p[1] for p in parts) - (p50 - 200e-6)   # against a usual answer, not the whole p50
         causes["no CPU held: nginx answered late" if late_nginx > statistics.mean(p[0] + p[2] for p in parts) else "no CPU held: the client woke late"] += 1
     else:
         causes["not found"] += 1
-    print("    at %8.1f ms: %d samples, up to %.3f ms; %s\n      held (µs, from the usual answer time %.0f µs): %s"
-          % (group[0][1] * 1e3, len(group), max(l for l, _ in group) * 1e3, split, (end - start) * 1e6, where))
+    print("    at %8.1f ms: %d samples, up to %.3f ms; %s; ready but waiting for a CPU: nginx %.0f, event thread %.0f µs\n      held (µs, from the usual answer time %.0f µs): %s"
+          % (group[0][1] * 1e3, len(group), max(l for l, _ in group) * 1e3, split, waited["nginx"] * 1e6, waited["event thread"] * 1e6, (end - start) * 1e6, where))
 
 whole = collections.Counter()
 run_start, run_end = offsets[0] + shift, offsets[-1] + shift
@@ -185,6 +193,6 @@ span = (run_end - run_start) * len(runs)
 print("  share of CPU time in the stalls' windows against the whole run:")
 for name, sec in overall.most_common(10):
     print("    %-32s %5.1f %%  (whole run %5.1f %%)" % (name, 100 * sec / (window_total * len(runs)), 100 * whole[name] / span))
-print("  stalls by what held a CPU for at least 30 % of the stall (else which side was late):")
+print("  stalls by who waited for a CPU (at least 20 % of the stall) and what held it; else what held a CPU for 30 %; else which side was late:")
 for name, count in causes.most_common():
     print("    %2d  %s" % (count, name))

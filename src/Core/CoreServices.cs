@@ -49,7 +49,8 @@ public static class CoreServices
             options.ConfigureWarnings(w => w.Log(
                 (RelationalEventId.CommandError, LogLevel.Debug), (RelationalEventId.TransactionError, LogLevel.Debug),
                 (RelationalEventId.ConnectionError, LogLevel.Debug), (CoreEventId.QueryIterationFailed, LogLevel.Debug),
-                (CoreEventId.SaveChangesFailed, LogLevel.Debug)));
+                (CoreEventId.SaveChangesFailed, LogLevel.Debug), (RelationalEventId.ExecuteUpdateFailed, LogLevel.Debug),
+                (RelationalEventId.ExecuteDeleteFailed, LogLevel.Debug), (RelationalEventId.NonQueryOperationFailed, LogLevel.Debug)));
         });
         services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<StorageReserve>();

@@ -30,6 +30,12 @@ public sealed class RunnerOptions
     /// </summary>
     public RunnerProcess Process { get; set; } = RunnerProcess.Child;
 
+    /// <summary>
+    /// The nice value of a run's storing and heartbeat threads (Linux; below normal on Windows for any value above 0): the
+    /// target and the measuring threads get a CPU before them. 0 keeps them at the measuring threads' priority.
+    /// </summary>
+    [Range(0, 19)] public int BackgroundNice { get; set; } = 10;
+
     /// <summary>With a child runner, the nice value the dashboard lowers itself to (0: leave it): its pages yield the CPU to measurements.</summary>
     [Range(0, 19)] public int DashboardNice { get; set; } = 10;
 

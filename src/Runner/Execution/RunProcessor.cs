@@ -63,8 +63,10 @@ public sealed class RunProcessor(
             quiet.Warning(null, $"Run {run.Id}: its environment could not be stored at the start ({fault.Reason}); it is stored at the end.");
         }
 
+        using var storing = new BackgroundThread("Run storing", o.BackgroundNice);
+        using var beating = new BackgroundThread("Run heartbeat", o.BackgroundNice); // its own: a heartbeat may wait out a lock
         var writer = new SampleWriter(scopes, o.SampleBatchSize, TimeSpan.FromMilliseconds(o.SampleFlushIntervalMs), o.SampleBufferSize,
-            TimeSpan.FromSeconds(o.StorageGiveUpSeconds));
+            TimeSpan.FromSeconds(o.StorageGiveUpSeconds), storing);
         using var cancel = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         var userCancelled = false;
         string? storageStop = null; // why the load was stopped for storage's sake, if it was
@@ -89,7 +91,7 @@ public sealed class RunProcessor(
         var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();
         var heartbeat = Task.WhenAll(
-            HeartbeatAsync(run.Id, context, () => { userCancelled = true; cancel.Cancel(); }, heartbeatStop.Token),
+            HeartbeatAsync(run.Id, context, beating, () => { userCancelled = true; cancel.Cancel(); }, heartbeatStop.Token),
             WatchStorageAsync(writer, StopLoad, heartbeatStop.Token));
 
         RunStatus status;
@@ -244,8 +246,8 @@ public sealed class RunProcessor(
         }
     }
 
-    /// <summary>Keeps the run's heartbeat and progress fresh and watches for a cancel.</summary>
-    async Task HeartbeatAsync(long runId, RunContext context, Action onCancelRequested, CancellationToken ct)
+    /// <summary>Keeps the run's heartbeat and progress fresh and watches for a cancel; the work of each beat on <paramref name="thread"/>.</summary>
+    async Task HeartbeatAsync(long runId, RunContext context, BackgroundThread thread, Action onCancelRequested, CancellationToken ct)
     {
         using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(options.Value.HeartbeatIntervalMs));
         try
@@ -254,7 +256,7 @@ public sealed class RunProcessor(
             {
                 try
                 {
-                    if (await store.HeartbeatAsync(runId, context.Completed, Core.Json.Serialize(context.Live.Snapshot()), ct)) onCancelRequested();
+                    if (await thread.Run(() => store.Heartbeat(runId, context.Completed, Core.Json.Serialize(context.Live.Snapshot())))) onCancelRequested();
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {

@@ -9,7 +9,7 @@ namespace BenchDashboard.Runner.Hosting;
 /// new thread takes its creator's: every thread there is now is lowered, and the threads made later inherit
 /// it. Lowering needs no privilege (raising it back would). Elsewhere it does nothing.
 /// </summary>
-static class SchedulingPriority
+public static class SchedulingPriority
 {
     const int PriorityProcess = 0;
 
@@ -21,6 +21,19 @@ static class SchedulingPriority
 
     /// <summary>The calling thread's id as the kernel knows it (0 elsewhere than Linux).</summary>
     public static int CurrentThreadId() => OperatingSystem.IsLinux() ? gettid() : 0;
+
+    /// <summary>
+    /// Lowers the calling thread alone (Linux: its nice value; Windows: <see cref="ThreadPriority.BelowNormal"/>);
+    /// false where it cannot.
+    /// </summary>
+    public static bool LowerThisThread(int nice)
+    {
+        if (nice <= 0) return false;
+        if (OperatingSystem.IsLinux()) return setpriority(PriorityProcess, gettid(), nice) == 0;
+        if (!OperatingSystem.IsWindows()) return false;
+        Thread.CurrentThread.Priority = ThreadPriority.BelowNormal;
+        return true;
+    }
 
     /// <param name="keep">A thread to leave as it is (the one that starts runner processes, so they keep the normal priority).</param>
     public static void LowerThisProcess(int nice, ILogger logger, int keep = 0)

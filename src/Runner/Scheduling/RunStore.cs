@@ -23,7 +23,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
     // locked past the busy timeout holds heartbeats too): staleness never makes it end them itself.
     readonly ConcurrentDictionary<long, byte> processing = new();
 
-    /// <summary>How the reason of a run ended for a stale heartbeat starts: its runner may take it back (<see cref="HeartbeatAsync"/>).</summary>
+    /// <summary>How the reason of a run ended for a stale heartbeat starts: its runner may take it back (<see cref="Heartbeat"/>).</summary>
     const string StaleReasonStart = "The runner stopped without finishing this run";
 
     /// <summary>The advisory lock claims take on PostgreSQL: any fixed number, the same in every process ("BenchClm").</summary>
@@ -140,21 +140,25 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         await Owned(db, runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.MeasuredSamples, samples), ct);
     }
 
-    /// <summary>Refreshes the heartbeat and progress of a run this runner owns; returns whether a cancel was requested.</summary>
-    public async Task<bool> HeartbeatAsync(long runId, int completed, string? liveJson, CancellationToken ct)
+    /// <summary>
+    /// Refreshes the heartbeat and progress of a run this runner owns; returns whether a cancel was requested.
+    /// Blocking, for the run's heartbeat thread (<see cref="Execution.BackgroundThread"/>): awaited, a PostgreSQL
+    /// read would resume on the socket engine's thread, which measures when its completions run inline.
+    /// </summary>
+    public bool Heartbeat(long runId, int completed, string? liveJson)
     {
-        await using var scope = scopes.CreateAsyncScope();
+        using var scope = scopes.CreateScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         // A run another runner ended as interrupted while this one's heartbeats were held up (a long lock) is
         // still being measured here: the heartbeat takes it back, and its outcome will be the true one.
-        await OwnedOrTakenBack(db, runId).ExecuteUpdateAsync(set => set
+        OwnedOrTakenBack(db, runId).ExecuteUpdate(set => set
             .SetProperty(r => r.HeartbeatUtcMs, Now)
             .SetProperty(r => r.CompletedRequests, completed)
             .SetProperty(r => r.LiveJson, liveJson)
             .SetProperty(r => r.Status, RunStatus.Running)
             .SetProperty(r => r.Error, (string?)null)
-            .SetProperty(r => r.EndedUtcMs, (long?)null), ct);
-        return await db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).FirstAsync(ct);
+            .SetProperty(r => r.EndedUtcMs, (long?)null));
+        return db.Runs.Where(r => r.Id == runId).Select(r => r.CancelRequested).First();
     }
 
     public async Task FinishAsync(long runId, RunStatus status, int completed, string? environmentJson, CachingEvidence? evidence, RunNotes? notes, string? error, CancellationToken ct)
