@@ -4,14 +4,16 @@
 # runner child's sends and nginx's reads and writes. bench/stalls.py aligns the run's samples (read back as CSV) with
 # the child's sends, groups the slowest 1 % into stalls as bench/worst-samples.sh does, and prints for each: how late
 # nginx wrote the answers, how long after that the client had them, and who held each CPU meanwhile.
-# Needs root for tracefs. Not part of the suite.   usage: [C=4] bash bench/stalls.sh [target ms, default 10] [seconds, default 10] [runs, default 2]
+# Needs root for tracefs. Not part of the suite.
+#   usage: [C=4] [SETTINGS="NAME=VALUE …"] bash bench/stalls.sh [target ms, default 10] [seconds, default 10] [runs, default 2]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-10} seconds=${2:-10} runs=${3:-2}
 source bench/lib.sh
 start_nginx 8697 "$target"
 worker=$(pgrep -P "$nginx_pid" | head -1)
-start_dashboard 5697
+# shellcheck disable=SC2086 # SETTINGS: words, NAME=VALUE, for the dashboard (and so its child)
+start_dashboard 5697 ${SETTINGS:-}
 url=http://127.0.0.1:8698/
 run_and_wait "{\"kind\":\"http\",\"url\":\"$url\",\"durationSeconds\":1,\"concurrency\":${C:-4}}" >/dev/null
 child=$(runner_child_pid)
