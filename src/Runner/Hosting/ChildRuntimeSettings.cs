@@ -11,7 +11,8 @@ public static class ChildRuntimeSettings
     {
         List<(string Name, string Value)> wanted = [];
         if (options.InlineSocketCompletions) wanted.AddRange([("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS", "1"), ("DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT", "1")]);
-        if (!options.ChildDynamicPgo) wanted.Add(("DOTNET_TieredPGO", "0"));
+        // Both ways: the program's own runtimeconfig.json turns dynamic PGO off, for the dashboard too.
+        wanted.Add(("DOTNET_TieredPGO", options.ChildDynamicPgo ? "1" : "0"));
         return wanted.Where(setting => ownEnvironment(setting.Name) is null);
     }
 }

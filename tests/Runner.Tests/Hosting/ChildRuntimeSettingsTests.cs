@@ -12,8 +12,8 @@ public sealed class ChildRuntimeSettingsTests
         Assert.Equal("DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS=1 DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT=1 DOTNET_TieredPGO=0", Settings(new RunnerOptions()));
 
     [Fact]
-    public void EachIsLeftToTheRuntimeWhenTurnedOff() =>
-        Assert.Equal("", Settings(new RunnerOptions { InlineSocketCompletions = false, ChildDynamicPgo = true }));
+    public void EachIsTurnedOffOrOnWhenAskedTo() =>
+        Assert.Equal("DOTNET_TieredPGO=1", Settings(new RunnerOptions { InlineSocketCompletions = false, ChildDynamicPgo = true }));
 
     [Fact]
     public void AValueInTheDashboardsOwnEnvironmentWins() =>
