@@ -115,12 +115,13 @@ s = json.load(sys.stdin)['stats']
 print('%.3f %.3f %.3f' % (s['p50Ms'], s['p90Ms'], s['p99Ms']))"
 }
 
-# run_and_wait JSON: queues a run through the API and prints its id once it has ended. It asks only after the
-# run's durationSeconds: polling curls and greps took a CPU for 1-5 ms at a time from the run being measured.
+# run_and_wait JSON: queues a run through the API and prints its id once it has ended. It asks only a second after
+# the run's durationSeconds (the run starts a little after it is queued): polling curls and greps took a CPU for
+# 1-5 ms at a time from the run being measured (bench/README.md, "What held the CPU while the slowest requests waited").
 run_and_wait() {
   local id
   id=$(curl -sf -H 'Content-Type: application/json' "$dashboard/api/runs" -d "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-  sleep "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("durationSeconds", 0))' "$1")"
+  sleep "$(python3 -c 'import json,sys; d = json.loads(sys.argv[1]).get("durationSeconds"); print(d + 1 if d else 0)' "$1")"
   while curl -sf "$dashboard/api/runs/$id?includeStats=false" | grep -qE '"status":"(queued|running)"'; do sleep 0.5; done
   echo "$id"
 }
