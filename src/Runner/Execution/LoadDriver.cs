@@ -9,8 +9,10 @@ namespace BenchDashboard.Runner.Execution;
 /// then the closed model (<c>Concurrency</c> workers each starting the next operation when the last is answered,
 /// until the count or the duration is used up) or the open model (operations start on the schedule of
 /// <see cref="LoadProfile"/>, each on a free worker, <see cref="OpenLoad"/>). Variants take turns in blocks, so
-/// drift hits all of them alike: in the open model operation k is variant (k ÷ block) mod variants; in the closed
-/// model each worker claims a block of one variant's operations at a time and goes round the variants. With a
+/// drift hits all of them alike: a round is a block of each variant, and which variant leads a round is drawn
+/// (<see cref="VariantTurns"/>), so nothing that alternates in the machine lines up with the variants. In the open
+/// model operation k is in round k ÷ (block × variants); in the closed model each worker claims a block of numbers
+/// at a time and goes round the variants. With a
 /// count that is a multiple of block × variants each variant gets the same number; with a duration, within a block. Samples are numbered in the order operations start, across workers, variants and
 /// calls: a kind with phases calls <see cref="RunAsync"/> once per phase on one driver. Every sample goes to the
 /// run's context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails
@@ -64,9 +66,11 @@ public sealed class LoadDriver
                     var claimed = 0;
                     while (claimed < shape.Block && claim() is var i && i >= 0) numbers[claimed++] = i;
                     if (claimed == 0) break;
-                    for (var v = 0; v < shape.Variants; v++)
+                    var first = VariantTurns.First(numbers[0] / shape.Block, shape.Variants);
+                    for (var turn = 0; turn < shape.Variants; turn++)
                         for (var b = 0; b < claimed; b++)
                         {
+                            var v = (first + turn) % shape.Variants;
                             // Inline rather than through OperateAsync: no state machine per operation on the hot path.
                             var op = new Operation(worker, v, numbers[b], Interlocked.Increment(ref nextIndex), warmup, null, RunStart);
                             var sample = await operation.OperateAsync(op, stop.Token);
@@ -86,8 +90,8 @@ public sealed class LoadDriver
     }
 
     /// <summary>
-    /// Operation k on the schedule, on a free worker: variant (k ÷ block) mod variants, whose operation number is
-    /// what the rounds before gave it plus its place in the block, as in the closed model.
+    /// Operation k on the schedule, on a free worker: the ((k ÷ block) mod variants)-th turn of its round, whose
+    /// operation number is what the rounds before gave it plus its place in the block, as in the closed model.
     /// </summary>
     async Task OpenAsync(Shape shape, LoadProfile profile, ILoadOperation operation, string? phase, CancellationToken ct)
     {
@@ -96,7 +100,8 @@ public sealed class LoadDriver
         try
         {
             await OpenLoad.RunAsync(profile, shape.Workers, (worker, k, due) =>
-                OperateAsync(operation, worker, (int)(k / block % variants), k / (block * variants) * block + k % block, due, ct), monitor, ct);
+                OperateAsync(operation, worker, (int)((VariantTurns.First(k / (block * variants), shape.Variants) + k / block % variants) % variants),
+                    k / (block * variants) * block + k % block, due, ct), monitor, ct);
         }
         finally
         {

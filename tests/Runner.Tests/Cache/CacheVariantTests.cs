@@ -1,3 +1,4 @@
+using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
@@ -26,9 +27,11 @@ public sealed class CacheVariantTests
         Assert.Equal(RunStatus.Completed, run.Status);
         Assert.Equal(Enumerable.Range(0, 270), samples.Select(s => s.Index));
         var expected = new[] { "write", "read-distinct", "read-miss" }.SelectMany(phase => new[] { "A", "B", "mem" }.Select(v => $"{v}/{phase}")).ToList();
-        Assert.Equal(expected, samples.Select(s => s.Series).Distinct());
-        // Within a phase, strictly A B mem A B mem …
-        Assert.All(samples, s => Assert.Equal(expected[s.Index / 3 / 30 * 3 + s.Index % 3], s.Series));
+        Assert.Equal(expected.Order(), samples.Select(s => s.Series).Distinct().Order());
+        // Within a phase, rounds of one of each, each round from its drawn leader on (its rounds count from 0).
+        var phases = new[] { "write", "read-distinct", "read-miss" };
+        Assert.Equal(phases.SelectMany(phase => TurnOrder.Of(["A", "B", "mem"], Enumerable.Range(0, 30)).Select(v => $"{v}/{phase}")),
+            samples.OrderBy(s => s.Index).Select(s => s.Series));
         Assert.All(samples, s => Assert.Equal(ErrorKind.None, s.Error));
         Assert.All(samples.Where(s => s.Series!.EndsWith("/read-distinct")), s => Assert.True(s.Hit));
         Assert.All(samples.Where(s => s.Series!.EndsWith("/read-miss")), s => Assert.False(s.Hit));
@@ -61,12 +64,9 @@ public sealed class CacheVariantTests
 
         Assert.Equal(RunStatus.Completed, run.Status);
         Assert.Equal([40, 40, 40, 40], samples.GroupBy(s => s.Series).Select(g => g.Count()));
-        // Operations k of each phase go to A for k mod 8 in 0..3 and to B otherwise, as scheduled.
+        // Operations k of each phase are in round k ÷ 8, four of each variant from the round's drawn leader on, as scheduled.
         foreach (var phase in samples.GroupBy(s => s.Series!.Split('/')[1]))
-        {
-            var ordered = phase.OrderBy(s => s.OffsetNs).ToList();
-            Assert.All(ordered, (s, k) => Assert.Equal(k % 8 < 4 ? "A" : "B", s.Series!.Split('/')[0]));
-        }
+            Assert.Equal(TurnOrder.Of(["A", "B"], Enumerable.Range(0, 10), block: 4), phase.OrderBy(s => s.OffsetNs).Select(s => s.Series!.Split('/')[0]));
         // Every variant's distinct reads found what its writes wrote: all its keys, with its own value size.
         Assert.All(samples.Where(s => s.Series!.EndsWith("/read-distinct")), s => Assert.True(s.Hit));
         Assert.All(samples.Where(s => s.Series == "B/read-distinct"), s => Assert.Equal(64, s.Bytes));

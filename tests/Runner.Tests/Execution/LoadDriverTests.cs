@@ -51,9 +51,10 @@ public class LoadDriverTests
 
         await new LoadDriver(context).RunAsync(new HttpParameters { Requests = 6, Concurrency = 1 }, operation, CancellationToken.None, variants: 3, block: 2);
 
-        // Numbers 0 and 1 claimed: A A B B C C, then 2 3, then 4 5.
+        // Numbers 0 and 1 claimed: a round of two of each variant, led by the one drawn for round 0 (B B C C A A
+        // when it is B), then 2 3, then 4 5.
         var seen = operation.Seen.ToList();
-        Assert.Equal([0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2], seen.Select(o => o.Variant));
+        Assert.Equal(TurnOrder.Of([0, 1, 2], Enumerable.Range(0, 3), block: 2), seen.Select(o => o.Variant));
         Assert.Equal([0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 4, 5, 4, 5, 4, 5], seen.Select(o => (int)o.Number));
         Assert.Equal(Enumerable.Range(0, 18), seen.Select(o => o.Index));
         Assert.Equal(18, stored.Count);
@@ -71,7 +72,7 @@ public class LoadDriverTests
 
         var seen = operation.Seen.OrderBy(o => o.Index).ToList();
         Assert.Equal(8, seen.Count);
-        Assert.Equal([0, 0, 1, 1, 0, 0, 1, 1], seen.Select(o => o.Variant)); // k ÷ block mod variants
+        Assert.Equal(TurnOrder.Of([0, 1], Enumerable.Range(0, 2), block: 2), seen.Select(o => o.Variant)); // operation k is in round k ÷ (block × variants)
         Assert.Equal([0, 1, 0, 1, 2, 3, 2, 3], seen.Select(o => (int)o.Number)); // each variant's own numbers, in turn
 
         Assert.All(seen, o => Assert.NotNull(o.Due));
