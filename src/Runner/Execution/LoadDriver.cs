@@ -60,13 +60,15 @@ public sealed class LoadDriver
             try
             {
                 var numbers = new long[shape.Block];
+                var firstRound = true;
                 // Checked here because an in-process operation completes at once: its awaits never yield.
                 while (!stop.Token.IsCancellationRequested)
                 {
                     var claimed = 0;
                     while (claimed < shape.Block && claim() is var i && i >= 0) numbers[claimed++] = i;
                     if (claimed == 0) break;
-                    var first = VariantTurns.First(numbers[0] / shape.Block, shape.Variants);
+                    var first = firstRound ? 0 : VariantTurns.First(numbers[0] / shape.Block, shape.Variants);
+                    firstRound = false;
                     for (var turn = 0; turn < shape.Variants; turn++)
                         for (var b = 0; b < claimed; b++)
                         {

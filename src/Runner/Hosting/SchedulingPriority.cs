@@ -9,7 +9,7 @@ namespace BenchDashboard.Runner.Hosting;
 /// new thread takes its creator's: every thread there is now is lowered, and the threads made later inherit
 /// it. Lowering needs no privilege (raising it back would). Elsewhere it does nothing.
 /// </summary>
-public static class SchedulingPriority
+static class SchedulingPriority
 {
     const int PriorityProcess = 0;
 

@@ -27,8 +27,9 @@ public sealed class VariantTurnsTests
     }
 
     [Fact]
-    public void TheSameRoundAlwaysHasTheSameLeaderAndOneVariantAlwaysLeads()
+    public void TheSameRoundAlwaysHasTheSameLeaderRoundZeroIsLedByTheFirstAndOneVariantAlwaysLeads()
     {
+        Assert.All(new[] { 2, 3, 8 }, variants => Assert.Equal(0, VariantTurns.First(0, variants)));
         Assert.Equal(Enumerable.Range(0, 100).Select(r => VariantTurns.First(r, 4)), Enumerable.Range(0, 100).Select(r => VariantTurns.First(r, 4)));
         Assert.All(Enumerable.Range(0, 100), r => Assert.Equal(0, VariantTurns.First(r, 1)));
     }
