@@ -27,9 +27,9 @@ namespace BenchDashboard.Runner.Execution;
 /// waiting, so a slow disk cannot stall request timing.
 /// </para>
 /// </summary>
-/// <param name="storing">Where batches are stored (a run's <see cref="BackgroundThread"/>); a pool thread when null.</param>
+/// <param name="storing">The thread batches are stored on (a run's <see cref="BackgroundThread"/>).</param>
 public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, TimeSpan flushInterval, int capacity, TimeSpan giveUpAfter,
-    BackgroundThread? storing = null)
+    BackgroundThread storing)
 {
     static readonly TimeSpan FirstBackoff = TimeSpan.FromMilliseconds(100), MaxBackoff = TimeSpan.FromSeconds(2);
 
@@ -126,7 +126,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
             Interlocked.Exchange(ref attemptStarted, started);
             try
             {
-                await (storing is null ? Task.Run(() => Save(batch)) : storing.Run(() => Save(batch)));
+                await storing.Run(() => Save(batch));
                 Interlocked.Exchange(ref attemptStarted, 0);
                 Interlocked.Add(ref stored, batch.Count);
                 if (Interlocked.Exchange(ref failingSince, 0) is var since and > 0) RecordFailure(Stopwatch.GetElapsedTime(since));
@@ -155,7 +155,7 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         && Stopwatch.GetElapsedTime(Math.Max(completed, Interlocked.Read(ref failingSince))) > giveUpAfter;
 
     /// <summary>
-    /// One transaction for the batch, with blocking calls, on the storing thread or a pool thread (<see cref="SaveWithRetriesAsync"/>).
+    /// One transaction for the batch, with blocking calls, on the storing thread (<see cref="SaveWithRetriesAsync"/>).
     /// Not async on purpose: with socket completions inline
     /// (<see cref="RunnerOptions.InlineSocketCompletions"/>) an awaited PostgreSQL read resumes on the one event
     /// thread, and the rest of the batch's COPY would run there, holding up every measured connection.

@@ -96,7 +96,8 @@ public class SampleFieldsTests
             runId = run.Id;
         }
         var sample = Distinct(runId);
-        var writer = new SampleWriter(app.Services.GetRequiredService<IServiceScopeFactory>(), batchSize: 10, TimeSpan.Zero, capacity: 10, giveUpAfter: TimeSpan.FromSeconds(30));
+        using var storing = new BackgroundThread("test storing", nice: 0);
+        var writer = new SampleWriter(app.Services.GetRequiredService<IServiceScopeFactory>(), batchSize: 10, TimeSpan.Zero, capacity: 10, giveUpAfter: TimeSpan.FromSeconds(30), storing);
         Assert.True(writer.TryAdd(sample));
         writer.Complete();
         await writer.WriteAllAsync();
