@@ -42,8 +42,15 @@ public sealed class BackgroundThreadTests
     public async Task TheCallersContinuationDoesNotRunOnTheBackgroundThread()
     {
         using var background = new BackgroundThread("test storing", nice: 0);
-        var inside = await background.Run(() => Environment.CurrentManagedThreadId);
-        Assert.NotEqual(inside, Environment.CurrentManagedThreadId);
+        // A synchronous continuation, registered before the work can complete (the gate holds the thread): it runs
+        // where the completion puts it, not on xunit's context, which an await would go back to whatever happened.
+        using var gate = new ManualResetEventSlim();
+        _ = background.Run(gate.Wait);
+        var work = background.Run(() => Environment.CurrentManagedThreadId);
+        var continued = work.ContinueWith(t => (Inside: t.Result, On: Environment.CurrentManagedThreadId), TaskContinuationOptions.ExecuteSynchronously);
+        gate.Set();
+        var (inside, on) = await continued;
+        Assert.NotEqual(inside, on);
     }
 
     [Fact]
