@@ -6,7 +6,7 @@
 # the thread pool: Runner:InlineSocketCompletions=false), "sockets" (SocketsHttpHandler, continuations on the socket
 # engine's one thread), "lean" (the lean HTTP/1.1 engine, asynchronous), "blocking" (the lean engine, each
 # connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo), "default" (the
-# settings a user gets). Prints p50, p90
+# settings a user gets), "untiered" (the default without tiered compilation). Prints p50, p90
 # and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
 #   usage: [ENGINES="…"] bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
@@ -27,6 +27,7 @@ declare -A settings=(
   [sockets]="Runner__HttpBlockingUpTo=0 Runner__HttpEngine=Sockets"
   [lean]="Runner__HttpBlockingUpTo=0"
   [blocking]="Runner__HttpBlockingUpTo=1024"
+  [untiered]="DOTNET_TieredCompilation=0"        # the dashboard and its child without tiered compilation
 )
 # shellcheck disable=SC2086 # the engines are words
 start_dashboards 5197 settings $engines
