@@ -1,3 +1,4 @@
+using System.Net.Security;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
@@ -14,7 +15,9 @@ namespace BenchDashboard.Runner.Http;
 /// variant's name, and a worker's variants share its connection wherever they can (<see cref="HttpParameters.ConnectionKey"/>):
 /// a connection's own speed must not pass for a variant's.
 /// </summary>
-public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? options = null) : BenchmarkExecutor<HttpParameters>
+/// <param name="serverCertificate">Overrides the check of https:// targets' certificates (tests trust their own); null: the system's trust store.</param>
+public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? options = null, RemoteCertificateValidationCallback? serverCertificate = null)
+    : BenchmarkExecutor<HttpParameters>
 {
     readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
@@ -41,7 +44,7 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
         context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
         context.RecordClient("httpSends", sends);
-        using var requests = new Requests(variants, parameters.Concurrency, policy, lean, blocking, turns);
+        using var requests = new Requests(variants, parameters.Concurrency, policy, serverCertificate, lean, blocking, turns);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
@@ -64,7 +67,8 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         readonly List<IDisposable> channels = [];
         readonly BatchTurn? turn;
 
-        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy, bool lean, bool blocking, bool turns)
+        public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy,
+            RemoteCertificateValidationCallback? serverCertificate, bool lean, bool blocking, bool turns)
         {
             turn = turns ? new BatchTurn() : null;
             connections = Enumerable.Range(0, workers).Select(_ =>
@@ -74,7 +78,9 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
                 {
                     var key = v.Parameters.ConnectionKey();
                     if (!shared.TryGetValue(key, out var channel))
-                        channels.Add(shared[key] = channel = lean ? new LeanChannel(policy, blocking) : new HttpChannel(v.Parameters.Timeout, policy, blocking));
+                        channels.Add(shared[key] = channel = lean
+                            ? new LeanChannel(policy, blocking, serverCertificate)
+                            : new HttpChannel(v.Parameters.Timeout, policy, blocking, serverCertificate));
                     return channel is LeanChannel leanChannel
                         ? (IHttpSender)new LeanConnection(v.Parameters, leanChannel, v.Name, turn)
                         : new HttpConnection(v.Parameters, policy, v.Name, (HttpChannel)channel);

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http;
+using System.Net.Security;
 using System.Net.Sockets;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Security;
@@ -19,7 +20,8 @@ sealed class HttpChannel : IDisposable
     long pendingConnectTicks = -1;
 
     /// <param name="blocking">Requests are sent with blocking calls on the caller's thread, and connects made with one (<see cref="Blocking"/>).</param>
-    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy, bool blocking = false)
+    /// <param name="serverCertificate">Overrides the check of an https:// target's certificate; null: the system's trust store.</param>
+    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy, bool blocking = false, RemoteCertificateValidationCallback? serverCertificate = null)
     {
         this.policy = policy;
         Blocking = blocking;
@@ -37,6 +39,7 @@ sealed class HttpChannel : IDisposable
         // A blocking read is ended by disposing its response (HttpConnection.Send): that must close the connection at
         // once, not drain the rest of the body while the worker's read still waits on it.
         if (blocking) handler.MaxResponseDrainSize = 0;
+        if (serverCertificate is not null) handler.SslOptions.RemoteCertificateValidationCallback = serverCertificate;
         Invoker = new HttpMessageInvoker(handler, disposeHandler: true);
     }
 

@@ -38,7 +38,7 @@ public static class SelfWarmup
         var answered = 0;
         var parameters = new HttpParameters { Url = url + "/", Requests = requests };
         using var channel = new Lean.LeanChannel(policy, blocking: false);
-        // Both engines: the lean one measures http:// runs, SocketsHttpHandler HTTPS and the rest.
+        // Both engines: the lean one measures most runs, SocketsHttpHandler those that set their own framing.
         IHttpSender[] senders = [new Lean.LeanConnection(parameters, channel, null), new HttpConnection(parameters, policy)];
         var runStart = Stopwatch.GetTimestamp();
         for (var i = 0; i < requests && !ct.IsCancellationRequested; i++)

@@ -198,7 +198,7 @@ public sealed class BlockingHttpAccuracyTests : HttpAccuracyTests
         HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
 }
 
-/// <summary>The same figures from SocketsHttpHandler, which sends what the lean engine does not speak (HTTPS, framing headers).</summary>
+/// <summary>The same figures from SocketsHttpHandler, which sends what the lean engine does not speak (framing headers set by the user).</summary>
 [Collection(nameof(HttpAccuracyTests))]
 public sealed class SocketsHttpAccuracyTests : HttpAccuracyTests
 {

@@ -1,3 +1,4 @@
+using System.Net.Security;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
@@ -22,10 +23,10 @@ static class HttpEngines
     /// Runs the parameters with that engine, within a bound that turns a hang into a failure: each scenario's
     /// target answers in milliseconds, so even a loaded machine finishes far inside it.
     /// </summary>
-    public static async Task<List<Sample>> RunAsync(HttpEngine engine, bool blocking, HttpParameters parameters)
+    public static async Task<List<Sample>> RunAsync(HttpEngine engine, bool blocking, HttpParameters parameters, RemoteCertificateValidationCallback? serverCertificate = null)
     {
         using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        var (samples, _, _) = await HttpRun.ExecuteAsync(parameters, bound.Token, blocking ? 1024 : 0, engine);
+        var (samples, _, _) = await HttpRun.ExecuteWithContextAsync(parameters, bound.Token, blocking ? 1024 : 0, engine, serverCertificate);
         return samples;
     }
 

@@ -105,7 +105,7 @@ public sealed class BlockingHttpFaultTests : HttpFaultTests
         HttpRun.ExecuteAsync(parameters, ct, blockingUpTo: 1024);
 }
 
-/// <summary>The same faults through SocketsHttpHandler, which sends what the lean engine does not speak (HTTPS, framing headers).</summary>
+/// <summary>The same faults through SocketsHttpHandler, which sends what the lean engine does not speak (framing headers set by the user).</summary>
 public sealed class SocketsHttpFaultTests : HttpFaultTests
 {
     protected override Task<(List<Sample> Samples, RunStatistics Stats, CachingEvidence? Evidence)> Execute(HttpParameters parameters, CancellationToken ct = default) =>

@@ -1,3 +1,4 @@
+using System.Net.Security;
 using System.Threading.Channels;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
@@ -35,14 +36,16 @@ static class HttpRun
     }
 
     /// <summary>As <see cref="ExecuteAsync"/>, with the run's context (its notes, and what its client recorded).</summary>
+    /// <param name="serverCertificate">How an https:// target's certificate is checked; null: the system's trust store.</param>
     public static async Task<(List<Sample> Samples, RunStatistics Stats, RunContext Context)> ExecuteWithContextAsync(
-        HttpParameters parameters, CancellationToken ct, int blockingUpTo, HttpEngine engine)
+        HttpParameters parameters, CancellationToken ct, int blockingUpTo, HttpEngine engine, RemoteCertificateValidationCallback? serverCertificate = null)
     {
         var channel = Channel.CreateUnbounded<Sample>();
         var context = new RunContext(new Run { Id = 1, Kind = HttpKind.KindName, ParametersJson = Json.Serialize(parameters) }, channel.Writer.TryWrite);
         try
         {
-            await new HttpBenchmark(LoopbackAllowed, Options.Create(new RunnerOptions { HttpBlockingUpTo = blockingUpTo, HttpEngine = engine })).ExecuteAsync(context, ct);
+            await new HttpBenchmark(LoopbackAllowed, Options.Create(new RunnerOptions { HttpBlockingUpTo = blockingUpTo, HttpEngine = engine }), serverCertificate)
+                .ExecuteAsync(context, ct);
         }
         finally
         {

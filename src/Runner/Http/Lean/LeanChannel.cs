@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net.Security;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Security;
@@ -7,11 +8,12 @@ namespace BenchDashboard.Runner.Http.Lean;
 
 /// <summary>
 /// One client connection of the lean engine: a socket connected on demand to an address the target policy
-/// allows, and the buffer its answers are read into. A worker's variants that share a connection key send on
-/// one channel (see <see cref="HttpChannel"/>), one request at a time. After an answer that does not leave the
+/// allows (for https://, with TLS over it), and the buffer its answers are read into. A worker's variants that
+/// share a connection key send on one channel (see <see cref="HttpChannel"/>), one request at a time. After an answer that does not leave the
 /// connection reusable, a failure or a timeout, the socket is closed and the next request connects afresh.
 /// </summary>
-sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
+/// <param name="serverCertificate">Overrides the check of an https:// target's certificate; null: the system's trust store.</param>
+sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateValidationCallback? serverCertificate = null) : IDisposable
 {
     /// <summary>What a connection reads into at first: room for any usual header line and a read's worth of body.</summary>
     internal const int InitialBufferBytes = 16 * 1024;
@@ -25,6 +27,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
 
     byte[] buffer = GC.AllocateUninitializedArray<byte>(InitialBufferBytes);
     Socket? socket;
+    SslStream? tls;
     int start, end;
 
     /// <summary>Sends with blocking calls on the caller's thread (<see cref="HttpChannel.Blocking"/> says why); never asynchronous calls on the same socket.</summary>
@@ -55,7 +58,11 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
             throw;
         }
         socket = fresh;
-        return Stopwatch.GetTimestamp() - begin;
+        // The handshake belongs to the request's time, not to its connect: SocketsHttpHandler's connect callback,
+        // which times the other engine's connects, ends before its handshake too.
+        var ticks = Stopwatch.GetTimestamp() - begin;
+        if (request.IsHttps) await HandshakeAsync(fresh, request, ct);
+        return ticks;
     }
 
     /// <inheritdoc cref="ConnectAsync"/>
@@ -82,20 +89,70 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
             throw;
         }
         socket = fresh;
-        return Stopwatch.GetTimestamp() - begin;
+        var ticks = Stopwatch.GetTimestamp() - begin; // without the handshake, as above
+        if (request.IsHttps) Handshake(fresh, request, ct);
+        return ticks;
     }
+
+    async ValueTask HandshakeAsync(Socket connected, LeanRequest request, CancellationToken ct)
+    {
+        var stream = tls = NewTls(connected);
+        try
+        {
+            await stream.AuthenticateAsClientAsync(TlsOptions(request), ct);
+        }
+        catch
+        {
+            Close();
+            throw;
+        }
+    }
+
+    /// <inheritdoc cref="HandshakeAsync"/>
+    void Handshake(Socket connected, LeanRequest request, CancellationToken ct)
+    {
+        var stream = tls = NewTls(connected);
+        try
+        {
+            using (ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), connected)) stream.AuthenticateAsClient(TlsOptions(request));
+            ct.ThrowIfCancellationRequested();
+        }
+        catch (Exception) when (ct.IsCancellationRequested)
+        {
+            Close();
+            throw new OperationCanceledException(ct);
+        }
+        catch
+        {
+            Close();
+            throw;
+        }
+    }
+
+    static SslStream NewTls(Socket connected) => new(new NetworkStream(connected, ownsSocket: true));
+
+    SslClientAuthenticationOptions TlsOptions(LeanRequest request) => new()
+    {
+        TargetHost = request.Host,
+        ApplicationProtocols = [SslApplicationProtocol.Http11],
+        RemoteCertificateValidationCallback = serverCertificate,
+    };
 
     /// <summary>Sends the request and reads its answer into <paramref name="parser"/> to its end.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] // its box reused: its one caller awaits it once
     public async ValueTask ExchangeAsync(LeanRequest request, ResponseParser parser, CancellationToken ct)
     {
-        var s = socket!;
-        for (var sent = 0; sent < request.Bytes.Length;)
-            sent += await s.SendAsync(request.Bytes.AsMemory(sent), SocketFlags.None, ct);
-        while (!Take(parser))
+        if (tls is { } stream)
         {
-            var read = await s.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, ct);
-            Received(parser, read);
+            await stream.WriteAsync(request.Bytes, ct);
+            while (!Take(parser)) Received(parser, await stream.ReadAsync(buffer.AsMemory(end), ct));
+        }
+        else
+        {
+            var s = socket!;
+            for (var sent = 0; sent < request.Bytes.Length;)
+                sent += await s.SendAsync(request.Bytes.AsMemory(sent), SocketFlags.None, ct);
+            while (!Take(parser)) Received(parser, await s.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, ct));
         }
         Finished(request, parser);
     }
@@ -108,10 +165,18 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
         var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), s);
         try
         {
-            for (var sent = 0; sent < request.Bytes.Length;) sent += s.Send(request.Bytes, sent, request.Bytes.Length - sent, SocketFlags.None);
-            while (!Take(parser)) Received(parser, s.Receive(buffer, end, buffer.Length - end, SocketFlags.None));
+            if (tls is { } stream)
+            {
+                stream.Write(request.Bytes);
+                while (!Take(parser)) Received(parser, stream.Read(buffer, end, buffer.Length - end));
+            }
+            else
+            {
+                for (var sent = 0; sent < request.Bytes.Length;) sent += s.Send(request.Bytes, sent, request.Bytes.Length - sent, SocketFlags.None);
+                while (!Take(parser)) Received(parser, s.Receive(buffer, end, buffer.Length - end, SocketFlags.None));
+            }
         }
-        catch (Exception ex) when (ct.IsCancellationRequested && ex is SocketException or ObjectDisposedException)
+        catch (Exception ex) when (ct.IsCancellationRequested && ex is SocketException or ObjectDisposedException or IOException)
         {
             throw new OperationCanceledException(ct);
         }
@@ -182,6 +247,8 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking) : IDisposable
     /// <summary>Drops the connection: after a failure its state is unknown.</summary>
     public void Close()
     {
+        tls?.Dispose();
+        tls = null;
         socket?.Dispose();
         socket = null;
         start = end = 0;

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
+using System.Security.Authentication;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
@@ -114,7 +115,10 @@ sealed class LeanConnection(HttpParameters parameters, LeanChannel channel, stri
     /// was idle: the request is sent again on a new connection, as SocketsHttpHandler does, and not counted as a fault.
     /// </summary>
     static bool LeftIdle(Exception ex, ResponseParser answer) =>
-        !answer.Started && ex is ResponseEndedException or SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };
+        !answer.Started && (ex is ResponseEndedException || Dropped(ex) || ex is IOException { InnerException: { } inner } && Dropped(inner));
+
+    static bool Dropped(Exception ex) =>
+        ex is SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };
 
     static void Connected(Sample sample, long? connectTicks)
     {
@@ -146,7 +150,7 @@ sealed class LeanConnection(HttpParameters parameters, LeanChannel channel, stri
     static ErrorKind? Fault(Exception ex, CancellationToken runToken) => ex switch
     {
         OperationCanceledException oce when OperationTimeout.IsTimeout(oce, runToken) => ErrorKind.Timeout,
-        InvalidResponseException => ErrorKind.Other,
+        InvalidResponseException or AuthenticationException => ErrorKind.Other,
         IOException or SocketException => TransportErrorClassifier.Classify(ex),
         _ => null,
     };

@@ -23,6 +23,7 @@ public sealed class LeanRequest
         var uri = new Uri(parameters.Url);
         Host = uri.DnsSafeHost;
         Port = uri.Port;
+        IsHttps = uri.Scheme == Uri.UriSchemeHttps;
         IsHead = string.Equals(parameters.Method, "HEAD", StringComparison.OrdinalIgnoreCase);
         AsksClose = !parameters.KeepAlive;
         var body = parameters.Body is null ? null : Encoding.UTF8.GetBytes(parameters.Body);
@@ -38,15 +39,18 @@ public sealed class LeanRequest
         Bytes = [.. Encoding.Latin1.GetBytes(head.ToString()), .. body ?? []];
     }
 
-    /// <summary>Whether the lean engine can send this run's requests: plain http:// and no framing header set by the user.</summary>
+    /// <summary>Whether the lean engine can send this run's requests: http:// or https:// and no framing header set by the user.</summary>
     public static bool Speaks(HttpParameters parameters) =>
-        Uri.TryCreate(parameters.Url, UriKind.Absolute, out var uri) && uri.Scheme == Uri.UriSchemeHttp
+        Uri.TryCreate(parameters.Url, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps)
         && !parameters.Headers.Keys.Any(FramingHeaders.Contains);
 
     /// <summary>The name to resolve (an IP literal needs none) and the port to connect to.</summary>
     public string Host { get; }
 
     public int Port { get; }
+
+    /// <summary>Sent over TLS, the server's certificate checked for <see cref="Host"/>.</summary>
+    public bool IsHttps { get; }
 
     /// <summary>The answer to a HEAD request has no body, whatever length it announces.</summary>
     public bool IsHead { get; }
