@@ -4,7 +4,8 @@
 # Requests/s and CPU µs per request (user + system of the tool's process; for the runner, its child process,
 # which measures every request and stores every sample in SQLite) at c = 1 and c = 16. Then p50 and p90 at
 # c = 1 against a slow target (nginx echo_sleep 0.010): wrk, a raw Python socket loop, the runner.
-# Not part of the test suite.   usage: bash bench/generator.sh [seconds]
+# TLS=1: over HTTPS (the runner trusts the certificate start_nginx made; the bare loop does not, so leave it out).
+# Not part of the test suite.   usage: [TLS=1] [TOOLS="wrk ab hey bare runner"] [SKIP_SLOW=1] bash bench/generator.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-6}
@@ -14,7 +15,7 @@ need wrk wrk; need ab apache2-utils; need hey hey
 source bench/lib.sh
 start_nginx $nginx_port 10 # and on the next port every response 10 ms late
 start_dashboard $web_port ${EXTRA_ENV:-}
-url="http://127.0.0.1:$nginx_port/4k.bin" slow="http://127.0.0.1:$((nginx_port + 1))/"
+url="$scheme://127.0.0.1:$nginx_port/4k.bin" slow="$scheme://127.0.0.1:$((nginx_port + 1))/"
 dotnet build bench/bare-loop.cs -c Release -nologo -v quiet >/dev/null 2>&1 || true
 runner_pid=$(runner_child_pid); runner_pid=${runner_pid:-$dashboard_pid} # Runner__Process=inProcess: the dashboard itself
 

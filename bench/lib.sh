@@ -12,8 +12,9 @@ trap bench_cleanup EXIT
 start_dashboard() {
   local port=$1; shift
   dotnet build src/Web -c Release -nologo -v quiet >/dev/null
+  # With TLS=1 the runner trusts start_nginx's certificate: OpenSSL, under .NET's certificate checks, reads SSL_CERT_FILE.
   env ASPNETCORE_URLS="http://127.0.0.1:$port" Urls="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Development \
-    Database__Path="$work/bench.db" Demo__Seed=false Logging__LogLevel__Default=Warning "$@" \
+    Database__Path="$work/bench.db" Demo__Seed=false Logging__LogLevel__Default=Warning ${tls_cert:+SSL_CERT_FILE=$tls_cert} "$@" \
     dotnet "${DASHBOARD_DLL:-src/Web/bin/Release/net10.0/BenchDashboard.Web.dll}" --contentRoot "$PWD/src/Web" >"$work/web.log" 2>&1 &
   pids+=($!)
   dashboard_pid=$!
@@ -48,16 +49,24 @@ runner_child_pid() {
 
 # start_nginx PORT [DELAY_MS …]: one worker serving $work/www (4k.bin: 4,096 random bytes) on 127.0.0.1:PORT, and
 # for each delay a server on the next port answering "ok" that late (the echo module's echo_sleep: nginx's
-# millisecond timer); installs nginx and the module if missing. Sets nginx_pid (the master).
+# millisecond timer); installs nginx and the module if missing. Sets nginx_pid (the master) and scheme (http or
+# https). With TLS=1 every server speaks TLS with a certificate made here for 127.0.0.1 (tls_cert: its file).
 start_nginx() {
-  local port=$1 delay_port=$1 delays="" module="" ms; shift
+  local port=$1 delay_port=$1 delays="" module="" ms ssl="" tls_conf=""; shift
+  scheme=http
+  if [ "${TLS:-}" = 1 ]; then
+    scheme=https ssl=" ssl" tls_cert="$work/tls.crt"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+      -keyout "$work/tls.key" -out "$tls_cert" 2>/dev/null
+    tls_conf="ssl_certificate $tls_cert; ssl_certificate_key $work/tls.key;"
+  fi
   command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
   if [ $# -gt 0 ]; then
     [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libnginx-mod-http-echo >/dev/null; }
     module="load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;"
     for ms in "$@"; do
       delay_port=$((delay_port + 1))
-      delays+="  server { listen 127.0.0.1:$delay_port; location / { echo_sleep $(python3 -c "print($ms / 1000)"); echo ok; } }"$'\n'
+      delays+="  server { listen 127.0.0.1:$delay_port$ssl; location / { echo_sleep $(python3 -c "print($ms / 1000)"); echo ok; } }"$'\n'
     done
   fi
   mkdir -p "$work/www" "$work/logs"
@@ -75,13 +84,14 @@ http {
   sendfile on;
   keepalive_requests 10000000;
   keepalive_timeout 120s;
-  server { listen 127.0.0.1:$port; root $work/www; location / { } }
+  $tls_conf
+  server { listen 127.0.0.1:$port$ssl; root $work/www; location / { } }
 $delays}
 CONF
   nginx -c "$work/nginx.conf" -p "$work" & pids+=($!)
   nginx_pid=$!
   for _ in $(seq 50); do
-    curl -sf "http://127.0.0.1:$port/4k.bin" -o /dev/null && { [ "$delay_port" = "$port" ] || curl -sf "http://127.0.0.1:$delay_port/" -o /dev/null; } && return
+    curl -sfk "$scheme://127.0.0.1:$port/4k.bin" -o /dev/null && { [ "$delay_port" = "$port" ] || curl -sfk "$scheme://127.0.0.1:$delay_port/" -o /dev/null; } && return
     sleep 0.1
   done
   echo "nginx is not serving on $port-$delay_port:"; cat "$work/logs/error.log"; exit 1

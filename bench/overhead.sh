@@ -8,7 +8,8 @@
 # connection's requests sent with blocking calls on a thread of its own: Runner:HttpBlockingUpTo), "default" (the
 # settings a user gets), "untiered" (the default without tiered compilation). Prints p50, p90
 # and p99 of each and the runner's excess over wrk in µs. Not part of the suite.
-#   usage: [ENGINES="…"] bash bench/overhead.sh [seconds per cell] [targets ms…]
+# TLS=1: the same over HTTPS (nginx with a certificate made for the run, trusted by the dashboards' runners).
+#   usage: [ENGINES="…"] [TLS=1] bash bench/overhead.sh [seconds per cell] [targets ms…]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-5}; shift || true
@@ -46,7 +47,7 @@ runner_ms() { # dashboard url c → "p50 p90 p99" in ms
 printf "%-7s %3s  %-9s %-26s %s\n" target c engine "p50/p90/p99 ms" "− wrk µs"
 port=$((nginx_port + 1))
 for ms in $targets; do
-  url="http://127.0.0.1:$port/"
+  url="$scheme://127.0.0.1:$port/"
   for c in 1 4 16; do
     read -r w < <(wrk_ms "$url" "$c" | tr ' ' /)
     printf "%-7s %3s  %-9s %-26s\n" "$ms ms" "$c" wrk "$w"
