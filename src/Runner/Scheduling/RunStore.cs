@@ -56,11 +56,12 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             var runnerName = RunnerName;
             // One UPDATE, which SQLite executes alone: the claim, the order between claimers and the limit hold under races.
             // PostgreSQL runs UPDATEs side by side, each counting the running runs without the others' claims; an
-            // advisory lock held to the commit makes claims take turns across every process on the database.
-            await using var transaction = db.IsPostgreSql() ? await db.Database.BeginTransactionAsync(ct) : null;
-            if (transaction is not null) await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_xact_lock({ClaimLockKey})", ct);
+            // advisory lock held to the commit makes claims take turns across every process on the database. On
+            // SQLite the transaction begins IMMEDIATE, taking the database's write lock before the clock is read.
+            await using var transaction = await db.Database.BeginTransactionAsync(ct);
+            if (db.IsPostgreSql()) await db.Database.ExecuteSqlRawAsync($"SELECT pg_advisory_xact_lock({ClaimLockKey})", ct);
             // Read after waiting for the lock: a start time from before the wait could precede the end of the run
-            // whose finish let this claim in.
+            // whose finish let this claim in (another runner's finish holds SQLite's write lock while it is written).
             var now = Now;
             var claimed = await db.Runs
                 .Where(r => r.Id == id && r.Status == RunStatus.Queued && (r.Agents != null) == withAgents)
@@ -71,7 +72,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                     .SetProperty(r => r.StartedUtcMs, now)
                     .SetProperty(r => r.HeartbeatUtcMs, now)
                     .SetProperty(r => r.RunnerName, runnerName), ct);
-            if (transaction is not null) await transaction.CommitAsync(ct);
+            await transaction.CommitAsync(ct);
             if (claimed == 1)
             {
                 processing[id] = 0;

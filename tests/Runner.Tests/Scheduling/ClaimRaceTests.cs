@@ -2,6 +2,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
+using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -15,6 +16,35 @@ namespace BenchDashboard.Runner.Tests.Scheduling;
 public sealed class ClaimRaceTests
 {
     public static TheoryProviders Providers => TestDatabase.Providers;
+
+    /// <summary>
+    /// Another runner finishing its run holds SQLite's write lock while it writes the run's end: a claim let in by that
+    /// finish must not start before it ended, or two runs overlap although the limit held.
+    /// </summary>
+    [Fact]
+    public async Task AClaimThatWaitedForTheWriteLockStartsAfterTheWriterCommitted()
+    {
+        await using var host = await RunnerHost.CreateAsync();
+        await host.WithDbAsync(async db =>
+        {
+            db.Runs.Add(new Run { Kind = HttpKind.KindName, ParametersJson = "{}", Status = RunStatus.Queued, QueuedUtcMs = 1 });
+            return await db.SaveChangesAsync();
+        });
+        await using var writer = new SqliteConnection($"Data Source={host.DatabasePath}");
+        await writer.OpenAsync();
+        var holding = (SqliteTransaction)await writer.BeginTransactionAsync(); // BEGIN IMMEDIATE: the write lock
+
+        // On a thread of its own: Microsoft.Data.Sqlite's asynchronous calls block their caller while SQLite is busy.
+        var store = host.Services.GetRequiredService<RunStore>();
+        var claim = Task.Run(() => store.TryClaimAsync(CancellationToken.None));
+        await Task.Delay(300);
+        var released = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+        await holding.CommitAsync();
+        var run = await claim;
+
+        Assert.NotNull(run);
+        Assert.True(run.StartedUtcMs >= released, $"the claim started {released - run.StartedUtcMs} ms before the lock it waited for was released");
+    }
 
     [Theory, MemberData(nameof(Providers))]
     public async Task RacingClaimersClaimEachRunOnceAndNeverExceedTheParallelLimit(string provider)
