@@ -55,14 +55,9 @@ public sealed class Azurite : IAsyncDisposable
     {
         var port = FreePort();
         var files = new TempDirectory();
-        using var key = RSA.Create(2048);
-        var request = new CertificateRequest("CN=127.0.0.1", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
-        var names = new SubjectAlternativeNameBuilder();
-        names.AddIpAddress(System.Net.IPAddress.Loopback);
-        request.CertificateExtensions.Add(names.Build());
-        var certificate = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
+        using var certificate = LoopbackCertificate.Create();
         await File.WriteAllTextAsync(files.File("cert.pem"), certificate.ExportCertificatePem());
-        await File.WriteAllTextAsync(files.File("key.pem"), key.ExportPkcs8PrivateKeyPem());
+        using (var key = certificate.GetRSAPrivateKey()!) await File.WriteAllTextAsync(files.File("key.pem"), key.ExportPkcs8PrivateKeyPem());
         var process = await ServerProcess.StartAsync(Executable(),
             ["--tableHost", "127.0.0.1", "--tablePort", port.ToString(), "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry", "--silent",
              "--cert", files.File("cert.pem"), "--key", files.File("key.pem"), "--oauth", "basic"], port);

@@ -1,10 +1,10 @@
 using System.Net;
 using System.Net.Security;
-using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
+using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -100,18 +100,11 @@ public sealed class HttpsTargetTests : IAsyncLifetime
         /// <summary>TLS connections the server accepted so far.</summary>
         public int Connections => Volatile.Read(ref connections);
 
-        public bool TrustOnly(object sender, X509Certificate? presented, X509Chain? chain, SslPolicyErrors errors) =>
-            presented is not null && presented.GetCertHashString(HashAlgorithmName.SHA256) == certificate.GetCertHashString(HashAlgorithmName.SHA256);
+        public RemoteCertificateValidationCallback TrustOnly => LoopbackCertificate.TrustOnly(certificate);
 
         public static async Task<TlsTarget> StartAsync()
         {
-            using var key = RSA.Create(2048);
-            var request = new CertificateRequest("CN=127.0.0.1", key, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
-            var names = new SubjectAlternativeNameBuilder();
-            names.AddIpAddress(IPAddress.Loopback);
-            request.CertificateExtensions.Add(names.Build());
-            using var made = request.CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
-            var certificate = X509CertificateLoader.LoadPkcs12(made.Export(X509ContentType.Pfx), null);
+            var certificate = LoopbackCertificate.Create();
 
             TlsTarget? target = null;
             var builder = WebApplication.CreateSlimBuilder();

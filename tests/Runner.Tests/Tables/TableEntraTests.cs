@@ -1,7 +1,5 @@
 using System.Net.Security;
 using System.Security.Authentication;
-using System.Security.Cryptography;
-using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using System.Text.Json;
 using Azure;
@@ -44,13 +42,10 @@ public sealed class TableEntraTests
         return $"{Part(new { alg = "RS256", typ = "JWT" })}.{Part(claims)}.{Part("not-a-signature")}";
     }
 
-    static RemoteCertificateValidationCallback TrustOnly(X509Certificate2 certificate) =>
-        (_, presented, _, _) => presented is not null && presented.GetCertHashString(HashAlgorithmName.SHA256) == certificate.GetCertHashString(HashAlgorithmName.SHA256);
-
     static TableConnection Connect(Azurite azurite, TokenCredential credential, string table, RemoteCertificateValidationCallback? trust = null)
     {
         var account = TableAccount.Parse($"TableEndpoint={azurite.Endpoint};Credential=ManagedIdentity");
-        return new TableConnection(new TableTarget(account, credential, trust ?? TrustOnly(azurite.Certificate!)), table,
+        return new TableConnection(new TableTarget(account, credential, trust ?? LoopbackCertificate.TrustOnly(azurite.Certificate!)), table,
             new TableVariant(TableOperation.Batch, Expect100Continue: true, Nagle: false), TimeSpan.FromSeconds(10));
     }
 
@@ -102,13 +97,11 @@ public sealed class TableEntraTests
     public async Task TheClientTrustsOnlyTheCertificateItWasGivenAndSendsNoTokenToAnyOther()
     {
         await using var azurite = await Azurite.StartWithOAuthAsync();
-        using var otherKey = RSA.Create(2048);
-        using var other = new CertificateRequest("CN=127.0.0.1", otherKey, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1)
-            .CreateSelfSigned(DateTimeOffset.UtcNow.AddMinutes(-5), DateTimeOffset.UtcNow.AddDays(1));
+        using var other = LoopbackCertificate.Create();
         var credential = new FixedTokenCredential(Jwt());
 
         // The system's trust store does not know the test's certificate either.
-        foreach (var trust in new RemoteCertificateValidationCallback?[] { TrustOnly(other), (_, _, _, errors) => errors == SslPolicyErrors.None })
+        foreach (var trust in new RemoteCertificateValidationCallback?[] { LoopbackCertificate.TrustOnly(other), (_, _, _, errors) => errors == SslPolicyErrors.None })
         {
             using var connection = Connect(azurite, credential, "untrusted", trust);
             var failed = await Assert.ThrowsAsync<RequestFailedException>(() => connection.Client.CreateTableIfNotExistsAsync(default));
@@ -130,7 +123,7 @@ public sealed class TableEntraTests
         Environment.SetEnvironmentVariable("IDENTITY_HEADER", secret);
         try
         {
-            var target = TableTarget.For(TableAccount.Parse($"TableEndpoint={azurite.Endpoint};Credential=ManagedIdentity")) with { ServerCertificate = TrustOnly(azurite.Certificate!) };
+            var target = TableTarget.For(TableAccount.Parse($"TableEndpoint={azurite.Endpoint};Credential=ManagedIdentity")) with { ServerCertificate = LoopbackCertificate.TrustOnly(azurite.Certificate!) };
             using var connection = new TableConnection(target, "appservice", new TableVariant(TableOperation.Single, false, false), TimeSpan.FromSeconds(10));
 
             Assert.True(await connection.Client.CreateTableIfNotExistsAsync(default));
