@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gates a slot swap on a benchmark: runs it with benchdash (the repository's command-line client) on the
 # dashboard, and swaps the slot into production only when it passed (exit 0). A run whose limits failed or
-# that was flagged as a regression (1), or that failed or could not start (2), leaves production as it is,
+# that confirmed a regression in its benchmark's history (1), or that failed or could not start (2), leaves production as it is,
 # and the script exits with benchdash's code so the pipeline step fails.
 #   usage: deploy/swap-if-passed.sh <resource-group> <app-name> [--slot NAME] -- <benchdash run arguments>
 #   e.g.   deploy/swap-if-passed.sh bench-rg myapp -- "staging latency"
@@ -26,6 +26,6 @@ verdict=$?
 case $verdict in
   0) echo "The benchmark passed: swapping $slot into production"
      az webapp deployment slot swap --resource-group "$group" --name "$app" --slot "$slot" --target-slot production ;;
-  1) echo "Not swapping: the benchmark failed its limits or was flagged as a regression"; exit 1 ;;
+  1) echo "Not swapping: the benchmark failed its limits or confirmed a regression"; exit 1 ;;
   *) echo "Not swapping: the benchmark run failed or could not start"; exit "$verdict" ;;
 esac

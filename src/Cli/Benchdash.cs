@@ -9,7 +9,7 @@ public static class Benchdash
     public static RootCommand Create(Terminal terminal)
     {
         var options = new DashboardOptions();
-        return new RootCommand("Runs, compares, exports and imports benchmarks on a BenchDashboard. Exit codes: 0 passed, 1 a limit failed or a regression was flagged, 2 the run failed or could not start.")
+        return new RootCommand("Runs, compares, exports and imports benchmarks on a BenchDashboard. Exit codes: 0 passed, 1 a limit failed or the run confirmed a regression, 2 the run failed or could not start.")
         {
             options.Url, options.ApiKey, options.Json,
             RunCommand.Create(options, terminal),

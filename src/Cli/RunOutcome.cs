@@ -10,7 +10,8 @@ public static class RunOutcome
     public static bool IsFinal(string? status) => status is not null && FinalStatuses.Contains(status);
 
     /// <summary>
-    /// 0 completed and passed, 1 a limit failed or a regression was flagged, 2 it did not complete or the dashboard
+    /// 0 completed and passed, 1 a limit failed or the run confirmed a regression in its benchmark's history (the
+    /// dashboard's change rule: once per change, not on every run after it), 2 it did not complete or the dashboard
     /// judged it bad without limits (nothing measured, most operations failed: a target that answers nothing).
     /// </summary>
     public static int ExitCodeOf(JsonElement run)

@@ -62,10 +62,40 @@ public sealed class DefinitionsVerbsTests(PublishedDashboard published, Installe
         var passed = await passingGate.RunAsync(tool, env, "bench-rg", "bench-app", "--", "cli passes");
 
         Assert.True(failed.ExitCode == 1, failed.ToString());
-        Assert.Contains("Not swapping: the benchmark failed its limits or was flagged as a regression", failed.Out);
+        Assert.Contains("Not swapping: the benchmark failed its limits or confirmed a regression", failed.Out);
         Assert.Equal("", failingGate.AzCalls);
         Assert.True(passed.ExitCode == 0, passed.ToString());
         Assert.Contains("slot swap", passingGate.AzCalls);
+    }
+
+    [Fact]
+    public async Task TheRunThatConfirmsARegressionExitsOneAndTheRunsBeforeAndAfterItExitZero()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var dashboard = await published.StartAsync();
+        var env = Client.For(dashboard);
+        var definition = JsonSerializer.Serialize(new
+        {
+            benchmarks = new[] { new { name = "deployed", kind = "http", parameters = new { url = target.Url("/deployed?key=cli&ms=2").ToString(), requests = 20 } } },
+        });
+        Assert.Equal(0, (await Client.RunAsync(env, "import", Write("deployed.json", definition))).ExitCode);
+        async Task<CliResult> RunAsync() => await Client.RunAsync(env, "run", "deployed", "--poll-ms", "100");
+
+        for (var i = 0; i < 8; i++) Assert.Equal(0, (await RunAsync()).ExitCode);
+        // The same address ten times as slow from now on, as after a deployment.
+        using (var http = new HttpClient()) await http.GetStringAsync(target.Url("/deploy?key=cli&ms=20"));
+        var slower = new List<CliResult>();
+        for (var i = 0; i < 5; i++) slower.Add(await RunAsync());
+
+        // The third run at the new level confirms it (on a busy machine whose runs before were noisy, the fourth).
+        var exits = slower.Select(r => r.ExitCode).ToList();
+        Assert.True(exits.Count(e => e == 1) == 1 && exits.IndexOf(1) is 2 or 3 && exits.All(e => e is 0 or 1), string.Join("\n", slower));
+        var confirming = slower[exits.IndexOf(1)];
+        Assert.Contains("History:                        possible change since run 9 (median slower), waiting for 2 more runs", slower[0].Out);
+        Assert.Contains("History:                        FLAGGED regression: median", confirming.Out);
+        Assert.Contains($"since run 9, confirmed by run {9 + exits.IndexOf(1)}", confirming.Out);
+        Assert.Contains("Result:                         failed (exit 1)", confirming.Out);
+        Assert.Contains("History:                        in line with the runs since run 9", slower[^1].Out);
     }
 
     [Fact]

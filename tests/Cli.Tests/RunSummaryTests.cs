@@ -66,13 +66,16 @@ public sealed class RunSummaryTests
     }
 
     [Fact]
-    public void AFlaggedRegressionExitsOneEvenWhenTheLimitsPassed()
+    public void AConfirmedRegressionExitsOneEvenWhenTheLimitsPassed()
     {
         var run = Run(thresholds: """{"passed":true,"checks":[]}""",
-            regression: """{"flagged":true,"baselineRuns":10,"baselineMedianMs":90,"baselineP95Ms":100,"medianChange":0.173,"p95Change":0.31,"thresholdPercent":10}""");
+            regression: """{"flagged":true,"summary":"regression: median 1.21× slower (99.9 % interval 1.10× to 1.33×) since run 40, confirmed by run 42","levelSinceRunId":40,"parameterChange":false,"changes":[],"pending":null}""");
 
-        Assert.Contains("Regression:                     FLAGGED (median +17.3 %, p95 +31.0 % against the last 10 runs; limit 10 %)", RunSummary.Format(run, new Uri("http://x/")));
+        Assert.Contains("History:                        FLAGGED regression: median 1.21× slower (99.9 % interval 1.10× to 1.33×) since run 40, confirmed by run 42\n",
+            RunSummary.Format(run, new Uri("http://x/")));
         Assert.Equal(1, RunOutcome.ExitCodeOf(run));
+        Assert.Equal(0, RunOutcome.ExitCodeOf(Run(thresholds: """{"passed":true,"checks":[]}""",
+            regression: """{"flagged":false,"summary":"in line with the runs since run 40","levelSinceRunId":40,"parameterChange":false,"changes":[],"pending":null}""")));
     }
 
     [Theory]

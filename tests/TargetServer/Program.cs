@@ -17,10 +17,7 @@ static class Program
         builder.WebHost.UseKestrel(o => o.Listen(IPAddress.Loopback, 0));
         var app = builder.Build();
 
-        // /delay?ms=D: the response is sent D ms after the request reached the server, to within tens of µs.
-        // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
-        // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps
-        // (precise on Linux) to 1.2 ms before, then spin the last fraction of a millisecond.
+        // /delay?ms=D: the response is sent D ms after the request reached the server, to within tens of µs (DelayAsync).
         // With record=true the time the handler really held the request (its start to its write, in ns) is kept
         // for /held: on a loaded machine the wake-up itself can be late, and that is the target's time, not the
         // client's error.
@@ -28,20 +25,22 @@ static class Program
         app.MapGet("/delay", async (HttpContext http, int ms, bool precise = true, int size = 64, bool record = false) =>
         {
             var start = Stopwatch.GetTimestamp();
-            var target = TimeSpan.FromMilliseconds(ms);
-            if (!precise) await Task.Delay(target);
-            else
-            {
-                if (target > TimeSpan.FromMilliseconds(4)) await Task.Delay(target - TimeSpan.FromMilliseconds(3));
-                while (target - Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(1.2)) Thread.Sleep(1);
-                while (Stopwatch.GetElapsedTime(start) < target) Thread.SpinWait(20);
-            }
+            await DelayAsync(start, TimeSpan.FromMilliseconds(ms), precise);
             // Recorded before the response is written: once it is, the client may have it and send the next request
             // while this handler's continuation waits for a thread, and a hold taken after that would include the
             // wait (a full suite once saw 11.3 ms "held" for a request measured at 10.7 ms, and the order swapped).
             if (record) held.Enqueue((long)Stopwatch.GetElapsedTime(start).TotalNanoseconds);
             await WriteAsync(http, size);
         });
+        // /deployed?key=K&ms=D: answers as /delay does, in D ms until /deploy?key=K&ms=E changes that to E ms: the
+        // same address behaving differently from then on, as a service does after a deployment.
+        var deployed = new System.Collections.Concurrent.ConcurrentDictionary<string, double>();
+        app.MapGet("/deployed", async (HttpContext http, string key, double ms) =>
+        {
+            await DelayAsync(Stopwatch.GetTimestamp(), TimeSpan.FromMilliseconds(deployed.GetValueOrDefault(key, ms)), precise: true);
+            await WriteAsync(http, 64);
+        });
+        app.MapGet("/deploy", (string key, double ms) => deployed[key] = ms);
         // /held: the recorded hold times in ns, one per line in the order the delays ended, and forgets them.
         app.MapGet("/held", () =>
         {
@@ -83,6 +82,21 @@ static class Program
         var stopping = Task.Delay(Timeout.Infinite, app.Lifetime.ApplicationStopping);
         await Task.WhenAny(Console.In.ReadToEndAsync(), stopping);
         await app.StopAsync();
+    }
+
+    // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
+    // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps
+    // (precise on Linux) to 1.2 ms before, then spin the last fraction of a millisecond.
+    static async Task DelayAsync(long start, TimeSpan target, bool precise)
+    {
+        if (!precise)
+        {
+            await Task.Delay(target);
+            return;
+        }
+        if (target > TimeSpan.FromMilliseconds(4)) await Task.Delay(target - TimeSpan.FromMilliseconds(3));
+        while (target - Stopwatch.GetElapsedTime(start) > TimeSpan.FromMilliseconds(1.2)) Thread.Sleep(1);
+        while (Stopwatch.GetElapsedTime(start) < target) Thread.SpinWait(20);
     }
 
     // Kestrel disables Nagle and sends a small response with a known length in one write: no delayed-ACK stall.

@@ -6,7 +6,8 @@ namespace BenchDashboard.TestSupport;
 /// A real Kestrel server on 127.0.0.1 with endpoints of known latency (tests/TargetServer), run as a child
 /// process: a target inside the test process would share its thread pool, timers and JIT with the client
 /// being measured and add milliseconds of noise that a real target never causes.
-/// Endpoints: /delay?ms=D[&amp;precise=false][&amp;record=true], /held (the recorded hold times, see <see cref="TakeHeldAsync"/>), /stall?key=K&amp;ms=D&amp;at=A&amp;for=F (one stall of the whole service), /ok?size=N,
+/// Endpoints: /delay?ms=D[&amp;precise=false][&amp;record=true], /held (the recorded hold times, see <see cref="TakeHeldAsync"/>), /stall?key=K&amp;ms=D&amp;at=A&amp;for=F (one stall of the whole service),
+/// /deployed?key=K&amp;ms=D (D ms until /deploy?key=K&amp;ms=E makes it E ms: one address after a deployment), /ok?size=N,
 /// /status?code=C, /cacheable.
 /// </summary>
 public sealed class KestrelTarget : IAsyncDisposable

@@ -16,7 +16,7 @@ public static class RunCommand
         var benchmark = new Argument<string?>("benchmark") { Description = "A saved benchmark's name or id.", Arity = ArgumentArity.ZeroOrOne };
         var file = new Option<FileInfo?>("--file", "-f") { Description = "A JSON file with the body of POST /api/runs (kind and parameters)." };
         var poll = new Option<int>("--poll-ms") { Description = "How often to ask for progress, in milliseconds.", DefaultValueFactory = _ => 1000 };
-        var command = new Command("run", "Run a benchmark on the dashboard, follow it and exit 0 (passed), 1 (a limit failed or a regression was flagged) or 2 (it failed or could not start).")
+        var command = new Command("run", "Run a benchmark on the dashboard, follow it and exit 0 (passed), 1 (a limit failed or the run confirmed a regression) or 2 (it failed or could not start).")
         {
             benchmark, file, poll,
         };

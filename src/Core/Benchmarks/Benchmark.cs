@@ -18,7 +18,7 @@ public sealed class Benchmark
     public string TimeZone { get; set; } = CronSchedules.DefaultTimeZone;
     public bool Enabled { get; set; } = true;
 
-    /// <summary>Pass/fail limits and the regression rule (<see cref="Thresholds"/>) as JSON; null for the defaults.</summary>
+    /// <summary>Pass/fail limits and the change rule's settings (<see cref="Thresholds"/>) as JSON; null for the defaults.</summary>
     public string? ThresholdsJson { get; set; }
     public long CreatedUtcMs { get; set; }
 

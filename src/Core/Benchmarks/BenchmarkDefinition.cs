@@ -32,7 +32,7 @@ public sealed record BenchmarkDefinition(
 /// parameters record (the kind follows from its type). A replace, not a patch: what is left out takes its default.
 /// </summary>
 /// <param name="TimeZone">Null or empty: UTC.</param>
-/// <param name="Thresholds">Null: the default regression rule and no limits.</param>
+/// <param name="Thresholds">Null: the default change rule and no limits.</param>
 /// <param name="Webhooks">The URLs told when a run fails, fails a limit or regresses; null: none.</param>
 public sealed record BenchmarkInput(string? Name, object Parameters, string? Schedule, string? TimeZone, bool Enabled, Thresholds? Thresholds, int? Agents,
     IReadOnlyList<string>? Webhooks = null);

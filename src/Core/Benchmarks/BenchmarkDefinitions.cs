@@ -71,7 +71,7 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
         ifMatch is null || ifMatch.Contains("*") || ifMatch.Contains(ETagOf(benchmark));
 
     static readonly HashSet<string> ThresholdFields =
-        ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "latency", "regressionPercent", "trailingRuns"];
+        ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "latency", "changeMarginPercent", "confirmRuns"];
 
     /// <summary>
     /// The store's error keys as the API's fields: its own settings at the top ("cronSchedule" is "schedule"),

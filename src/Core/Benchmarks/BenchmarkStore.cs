@@ -14,7 +14,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
 
     /// <summary>Creates (id null) or updates a benchmark; returns field errors and stores nothing if any.</summary>
     /// <param name="parameters">Any registered kind's parameters record; the kind follows from its type.</param>
-    /// <param name="thresholds">Pass/fail limits and regression rule; null leaves them as they are.</param>
+    /// <param name="thresholds">Pass/fail limits and the change rule's settings; null leaves them as they are.</param>
     /// <param name="agents">Its runs spread over this many runner agents; null: the dashboard's own runner.</param>
     /// <param name="timeZone">The IANA zone its schedule is read in; null keeps the stored one (UTC for a new benchmark), empty means UTC.</param>
     /// <param name="webhookUrls">Where its failing runs are announced; null keeps the stored ones, empty removes them.</param>

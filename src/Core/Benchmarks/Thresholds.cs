@@ -1,9 +1,10 @@
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>
-/// Optional pass/fail limits of a benchmark (a CI pipeline can gate on them through the API) and the
-/// regression rule: a run whose median or p95 is more than <see cref="RegressionPercent"/> above the median
-/// of the previous <see cref="TrailingRuns"/> completed runs' figures is flagged. Null limits are not checked.
+/// Optional pass/fail limits of a benchmark, which judge each run alone (a CI pipeline can gate on them through
+/// the API), and the change rule over its history (<see cref="Statistics.Changes.ChangeRule"/>): a change smaller
+/// than <see cref="ChangeMarginPercent"/> is not called, and one is confirmed by its <see cref="ConfirmRuns"/>-th run
+/// at the new level. Null limits are not checked.
 /// </summary>
 public sealed record Thresholds
 {
@@ -16,8 +17,19 @@ public sealed record Thresholds
     /// <summary>What the latency limits rank in an open-model run: corrected latency (the default) or service time.</summary>
     public Statistics.LatencyBasis Latency { get; init; } = Statistics.LatencyBasis.Corrected;
 
-    public double RegressionPercent { get; init; } = 10;
-    public int TrailingRuns { get; init; } = 10;
+    /// <summary>The practical margin: a change is called only when its whole interval lies beyond ± this.</summary>
+    public double ChangeMarginPercent { get; init; } = Statistics.Changes.ChangeSettings.DefaultMargin * 100;
+
+    /// <summary>A change is confirmed (flagged, announced) by the run that makes this many at the new level.</summary>
+    public int ConfirmRuns { get; init; } = Statistics.Changes.ChangeSettings.DefaultConfirmRuns;
+
+    // The rule before change points flagged a run 10 % above the median of the previous 10; its two settings are
+    // read so that benchmarks exported or saved by earlier versions still import, and are neither used nor written.
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWriting)]
+    public double? RegressionPercent { get; init; }
+
+    [System.Text.Json.Serialization.JsonIgnore(Condition = System.Text.Json.Serialization.JsonIgnoreCondition.WhenWriting)]
+    public int? TrailingRuns { get; init; }
 
     public static readonly Thresholds None = new();
 
@@ -36,9 +48,12 @@ public sealed record Thresholds
         Positive("maxP99Ms", MaxP99Ms);
         Positive("minRequestsPerSecond", MinRequestsPerSecond);
         if (MaxErrorPercent is { } e && (!double.IsFinite(e) || e < 0 || e > 100)) errors["maxErrorPercent"] = ["Enter a percentage from 0 to 100 or leave it empty."];
-        if (!double.IsFinite(RegressionPercent) || RegressionPercent <= 0 || RegressionPercent > 1000) errors["regressionPercent"] = ["Enter a percentage above 0 (and at most 1,000)."];
+        if (!double.IsFinite(ChangeMarginPercent) || ChangeMarginPercent <= 0 || ChangeMarginPercent > 100) errors["changeMarginPercent"] = ["Enter a percentage above 0 (and at most 100)."];
         if (!Enum.IsDefined(Latency)) errors["latency"] = ["The latency limits apply to \"corrected\" latency or \"service\" time."];
-        if (TrailingRuns is < 3 or > 100) errors["trailingRuns"] = ["Compare with 3 to 100 previous runs."];
+        if (ConfirmRuns is < 2 or > 20) errors["confirmRuns"] = ["Confirm a change with 2 to 20 runs."];
         return errors;
     }
+
+    [System.Text.Json.Serialization.JsonIgnore]
+    public Statistics.Changes.ChangeSettings ChangeSettings => new(ChangeMarginPercent / 100, ConfirmRuns);
 }

@@ -62,7 +62,7 @@ public static class ComparisonTables
 
     static string Title(RunComparison c) => $"Compared with {c.Items.Single(i => i.Key == c.BaselineKey).Label}";
 
-    static string VerdictsTitle(RunComparison c) => $"Verdict (95 % intervals; equivalent within ±{Verdicts.Percent(c.Margin)})";
+    static string VerdictsTitle(RunComparison c) => $"Verdict (95 % intervals; equivalent within ±{Ratios.Percent(c.Margin)})";
 
     /// <summary>Column titles with their unit; '>' right-aligns a column of numbers.</summary>
     static string Column(ComparedMetric metric) => ">" + metric switch

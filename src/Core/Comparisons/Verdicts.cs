@@ -1,5 +1,6 @@
 using System.Globalization;
 using BenchDashboard.Core.Statistics;
+using static BenchDashboard.Core.Statistics.Ratios;
 
 namespace BenchDashboard.Core.Comparisons;
 
@@ -81,11 +82,4 @@ public static class Verdicts
         _ =>
             "One run a side and no history of identical runs: the requests' interval leaves out the variation between runs (JIT, GC, CPU frequency, neighbours, drift), which is often several percent, so no difference is called. Interleave the variants in one run, repeat the runs (A B A B), or compare once the benchmark has three or more identical runs.",
     };
-
-    /// <summary>"1.14×", "26.0×": two decimals below 10×, so a 2 % change still shows.</summary>
-    public static string Times(double ratio) =>
-        (double.IsFinite(ratio) ? ratio.ToString(ratio < 10 ? "0.00" : ratio < 100 ? "0.0" : "#,0", CultureInfo.InvariantCulture) : "∞") + "×";
-
-    /// <summary>"2 %", "0.5 %", "12 %".</summary>
-    public static string Percent(double fraction) => (fraction * 100).ToString("0.#", CultureInfo.InvariantCulture) + " %";
 }

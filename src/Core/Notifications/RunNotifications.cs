@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 
@@ -22,8 +23,8 @@ public sealed class RunNotifications(BenchDbContext db, RunHistory history, IOpt
     long Now => time.GetUtcNow().ToUnixTimeMilliseconds();
 
     /// <summary>Judges up to <paramref name="max"/> finished runs; returns how many deliveries were queued.</summary>
-    /// <param name="runUrl">The address of a run's page, for the payload's link.</param>
-    public async Task<int> JudgeFinishedRunsAsync(Func<long, string> runUrl, int max, CancellationToken ct)
+    /// <param name="link">The dashboard's absolute address of a path ("/runs/12"), for the payload's links.</param>
+    public async Task<int> JudgeFinishedRunsAsync(Func<string, string> link, int max, CancellationToken ct)
     {
         var now = Now;
         // Runs with nobody to notify are marked in one statement, without reading anything of them.
@@ -36,7 +37,7 @@ public sealed class RunNotifications(BenchDbContext db, RunHistory history, IOpt
         var queued = 0;
         foreach (var run in runs)
         {
-            var deliveries = await DeliveriesForAsync(run, runUrl, ct);
+            var deliveries = await DeliveriesForAsync(run, link, ct);
             await using var transaction = await db.Database.BeginTransactionAsync(ct);
             var claimed = await db.Runs.Where(r => r.Id == run.Id && r.WebhooksCheckedUtcMs == null)
                 .ExecuteUpdateAsync(set => set.SetProperty(r => r.WebhooksCheckedUtcMs, now), ct);
@@ -55,17 +56,20 @@ public sealed class RunNotifications(BenchDbContext db, RunHistory history, IOpt
     IQueryable<Run> Unjudged() =>
         db.Runs.Where(r => r.WebhooksCheckedUtcMs == null && r.Status != RunStatus.Queued && r.Status != RunStatus.Running);
 
-    async Task<List<WebhookDelivery>> DeliveriesForAsync(Run run, Func<long, string> runUrl, CancellationToken ct)
+    async Task<List<WebhookDelivery>> DeliveriesForAsync(Run run, Func<string, string> link, CancellationToken ct)
     {
         if (run.Benchmark is not { WebhookUrls.Count: > 0 } benchmark || run.Status == RunStatus.Cancelled) return [];
         // Only a completed run is judged on its figures; a failed one is failed whatever they are.
         var point = run.Status == RunStatus.Completed ? await history.PointAsync(run, ct) : null;
         var summary = point?.Summary ?? (run.SummaryJson is { } json ? Json.Deserialize<RunSummary>(json) : null);
-        var outcome = RunOutcome.Judge(run, summary, runsOptions.Value, point?.Thresholds, point?.Regression);
-        if (WebhookEvent.Of(run, outcome, point?.Regression) is not { } name) return [];
+        var outcome = RunOutcome.Judge(run, summary, runsOptions.Value, point?.Thresholds, point?.History);
+        if (WebhookEvent.Of(run, outcome, point?.History) is not { } name) return [];
+        var changes = name == WebhookEvent.Regression
+            ? point!.History!.Confirmed.Where(c => c.Evidence.Call == ChangeDirection.Regression).Select(c => Change(c, link)).ToList()
+            : null;
         var payload = new WebhookPayload(
             name, run.Id, new WebhookBenchmark(benchmark.Id, benchmark.Name, benchmark.Kind), run.Status.ToApiName(), outcome.Label, outcome.Reason,
-            summary?.MedianNs / 1e6, summary?.P99Ns / 1e6, summary is { Count: > 0 } ? summary.ErrorPercent : null, run.EndedUtcMs, runUrl(run.Id));
+            summary?.MedianNs / 1e6, summary?.P99Ns / 1e6, summary is { Count: > 0 } ? summary.ErrorPercent : null, run.EndedUtcMs, link($"/runs/{run.Id}"), changes);
         var body = Json.Serialize(payload);
         var now = Now;
         return benchmark.WebhookUrls.Select(url => new WebhookDelivery
@@ -73,6 +77,12 @@ public sealed class RunNotifications(BenchDbContext db, RunHistory history, IOpt
             RunId = run.Id, Url = url, Event = name, PayloadJson = body, Status = DeliveryStatus.Pending, CreatedUtcMs = now, NextAttemptUtcMs = now,
         }).ToList();
     }
+
+    static WebhookChange Change(ConfirmedChange c, Func<string, string> link) => new(
+        c.Evidence.Call == ChangeDirection.Regression ? "regression" : "improvement", c.SinceRunId, c.ConfirmedByRunId, ChangeWords.Confirmed(c),
+        c.Evidence.ConfidenceLevel, c.Evidence.Margin,
+        c.Evidence.Metrics.Select(m => new WebhookMetric(m.Metric, m.BeforeNs / 1e6, m.AfterNs / 1e6, m.Change, m.Lower, m.Upper, Json.Serialize(m.Call).Trim('"'))).ToList(),
+        c.BeforeRunIds, c.AfterRunIds, link(ChangeLinks.Compare(c)));
 
     /// <summary>
     /// Up to <paramref name="max"/> deliveries due now, each taken for <paramref name="lease"/>: its next attempt

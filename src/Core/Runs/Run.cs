@@ -60,6 +60,15 @@ public sealed class Run
     public string? Error { get; set; }
 
     /// <summary>
+    /// How the completed run stood in its benchmark's history when it was judged (<see cref="Statistics.Changes.HistoryJudgement"/>)
+    /// as JSON: the change it confirmed, if any, or a possible one pending. Null until judged.
+    /// </summary>
+    public string? HistoryJson { get; set; }
+
+    /// <summary>The version of the change rule that judged it; null until judged. A run judged by an older rule is judged again.</summary>
+    public int? HistoryVersion { get; set; }
+
+    /// <summary>
     /// When the dashboard judged the finished run for its benchmark's webhooks (<see cref="Notifications.RunNotifications"/>);
     /// null until then. Runs that ended before webhooks existed were marked by the upgrade, so none is announced late.
     /// </summary>

@@ -1,18 +1,21 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Runs;
 
-/// <summary>A completed run of a benchmark in its history: its figures, its regression check and its pass/fail result.</summary>
-public sealed record HistoryPoint(Run Run, RunSummary Summary, RegressionCheck? Regression, ThresholdResult? Thresholds);
+/// <summary>A completed run of a benchmark in its history: its figures, how it stood in the history and its pass/fail result.</summary>
+/// <param name="History">Null for a run the change rule has not judged (the runs list reads only what is stored).</param>
+public sealed record HistoryPoint(Run Run, RunSummary Summary, HistoryJudgement? History, ThresholdResult? Thresholds);
 
 /// <summary>
-/// Runs over time: summaries (computed once from the samples, then stored), trends per benchmark, the
-/// regression flag against the trailing runs and the benchmark's pass/fail limits.
+/// Runs over time: summaries (computed once from the samples, then stored), each completed run judged once in its
+/// benchmark's history by the change rule (<see cref="ChangeRule"/>, stored with the run), trends, and the
+/// benchmark's pass/fail limits, which judge each run alone.
 /// </summary>
-public sealed class RunHistory(BenchDbContext db, RunQueries queries)
+public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests digests, BenchmarkKinds kinds)
 {
     /// <summary>
     /// The stored summary of a run, or one computed now (and stored if the run has ended). Pass the run's
@@ -39,33 +42,95 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
     }
 
     /// <summary>
-    /// The last <paramref name="take"/> completed runs of a benchmark, oldest first, each judged against the
-    /// runs before it. With <paramref name="storedOnly"/>, runs not yet summarised are left out instead of
-    /// being read now (the runs list must stay cheap; the runner summarises every run when it ends).
+    /// Judges, oldest first, every completed run of the benchmark that the current rule has not judged, each by the
+    /// runs before it as if it had just ended (after an upgrade, a whole history; after a run, that run). Cheap when
+    /// there is nothing to judge. Two processes judging one run store one judgement: the first one stored stands.
+    /// </summary>
+    public async Task JudgeAsync(Benchmark benchmark, CancellationToken ct)
+    {
+        if (!await Completed(benchmark.Id).AnyAsync(r => r.HistoryVersion != HistoryJudgement.CurrentVersion || r.HistoryVersion == null, ct)) return;
+        var thresholds = ThresholdsOf(benchmark);
+        var settings = thresholds.ChangeSettings;
+        var rows = await Completed(benchmark.Id).OrderBy(r => r.Id)
+            .Select(r => new { r.Id, r.Kind, r.ParametersJson, r.SummaryJson, r.HistoryJson, r.HistoryVersion }).ToListAsync(ct);
+
+        var confirmedSince = new HashSet<long>();
+        foreach (var row in rows.Where(r => r.HistoryVersion == HistoryJudgement.CurrentVersion))
+            foreach (var change in Json.Deserialize<HistoryJudgement>(row.HistoryJson!).Confirmed) confirmedSince.Add(change.SinceRunId);
+
+        var runs = new List<HistoryRun>();
+        var level = 0L;
+        foreach (var row in rows)
+        {
+            var summary = row.SummaryJson is { } json ? Json.Deserialize<RunSummary>(json) : await SummaryAsync((await queries.FindAsync(row.Id, ct))!, ct);
+            var run = HistoryRunOf(row.Id, row.Kind, row.ParametersJson, summary, thresholds.Latency);
+            if (run is not null) runs.Add(run);
+            if (row.HistoryVersion == HistoryJudgement.CurrentVersion)
+            {
+                level = Json.Deserialize<HistoryJudgement>(row.HistoryJson!).LevelSinceRunId;
+                continue;
+            }
+            var judgement = run is not null
+                ? await ChangeRule.JudgeAsync(runs, confirmedSince, settings, id => LatenciesAsync(id, thresholds.Latency, ct))
+                : HistoryJudgement.NothingToJudge(level == 0 ? row.Id : level);
+            var stored = Json.Serialize(judgement);
+            var written = await db.Runs.Where(r => r.Id == row.Id && r.HistoryVersion == row.HistoryVersion)
+                .ExecuteUpdateAsync(set => set.SetProperty(r => r.HistoryJson, stored).SetProperty(r => r.HistoryVersion, HistoryJudgement.CurrentVersion), ct);
+            if (written == 0) // judged meanwhile by another process: its judgement stands
+                judgement = Json.Deserialize<HistoryJudgement>(await db.Runs.Where(r => r.Id == row.Id).Select(r => r.HistoryJson).FirstAsync(ct) ?? stored);
+            foreach (var change in judgement.Confirmed) confirmedSince.Add(change.SinceRunId);
+            level = judgement.LevelSinceRunId;
+        }
+    }
+
+    /// <summary>Judges the benchmarks with completed runs the current rule has not judged, a few at a time (after an upgrade).</summary>
+    /// <returns>How many benchmarks were judged.</returns>
+    public async Task<int> JudgeUnjudgedAsync(int maxBenchmarks, CancellationToken ct)
+    {
+        var ids = await db.Runs.Where(r => r.BenchmarkId != null && r.Status == RunStatus.Completed
+                && (r.HistoryVersion == null || r.HistoryVersion != HistoryJudgement.CurrentVersion))
+            .Select(r => r.BenchmarkId!.Value).Distinct().OrderBy(id => id).Take(maxBenchmarks).ToListAsync(ct);
+        foreach (var id in ids)
+            if (await db.Benchmarks.AsNoTracking().FirstOrDefaultAsync(b => b.Id == id, ct) is { } benchmark)
+                await JudgeAsync(benchmark, ct);
+        return ids.Count;
+    }
+
+    /// <summary>
+    /// The last <paramref name="take"/> completed runs of a benchmark, oldest first, each with how it stood in the
+    /// history and its limits' result. With <paramref name="storedOnly"/>, runs not yet summarised are left out and
+    /// nothing is judged now (the runs list must stay cheap; the runner summarises and judges every run when it ends).
     /// </summary>
     public async Task<IReadOnlyList<HistoryPoint>> TrendAsync(Benchmark benchmark, int take, CancellationToken ct, bool storedOnly = false)
     {
+        if (!storedOnly) await JudgeAsync(benchmark, ct);
         var thresholds = ThresholdsOf(benchmark);
-        var query = db.Runs.AsNoTracking().Where(r => r.BenchmarkId == benchmark.Id && r.Status == RunStatus.Completed);
+        var query = Completed(benchmark.Id);
         if (storedOnly) query = query.Where(r => r.SummaryJson != null);
-        var runs = await query.OrderByDescending(r => r.Id).Take(take + thresholds.TrailingRuns).ToListAsync(ct);
+        var runs = await query.OrderByDescending(r => r.Id).Take(take).ToListAsync(ct);
         runs.Reverse();
-        var summaries = new List<RunSummary>(runs.Count);
-        foreach (var run in runs) summaries.Add(await SummaryAsync(run, ct));
-
-        var points = new List<HistoryPoint>();
-        for (var i = Math.Max(0, runs.Count - take); i < runs.Count; i++)
+        var points = new List<HistoryPoint>(runs.Count);
+        foreach (var run in runs)
         {
-            var previous = RegressionCheck.Previous(summaries, i, thresholds.TrailingRuns);
-            points.Add(new HistoryPoint(runs[i], summaries[i], RegressionCheck.Evaluate(summaries[i], previous, thresholds.RegressionPercent),
-                ThresholdResult.Evaluate(thresholds, summaries[i])));
+            var summary = await SummaryAsync(run, ct);
+            points.Add(new HistoryPoint(run, summary, JudgementOf(run), ThresholdResult.Evaluate(thresholds, summary)));
         }
         return points;
     }
 
+    /// <summary>The last <paramref name="take"/> completed runs as <see cref="TrendAsync"/> gives them, and the history they make.</summary>
+    public async Task<(IReadOnlyList<HistoryPoint> Points, HistoryView View)> ViewAsync(Benchmark benchmark, int take, CancellationToken ct)
+    {
+        var points = await TrendAsync(benchmark, take, ct);
+        var thresholds = ThresholdsOf(benchmark);
+        var runs = points.Select(p => HistoryRunOf(p.Run.Id, p.Run.Kind, p.Run.ParametersJson, p.Summary, thresholds.Latency)).OfType<HistoryRun>().ToList();
+        var judgements = points.Where(p => p.History is not null).ToDictionary(p => p.Run.Id, p => p.History!);
+        return (points, HistoryView.Of(runs, judgements, thresholds.ChangeSettings.Margin));
+    }
+
     /// <summary>
-    /// One run judged against its benchmark's earlier completed runs and limits. Null for ad-hoc runs and runs
-    /// still queued or running; a run that ended otherwise than completed fails any limits its benchmark has.
+    /// One run judged in its benchmark's history and by its limits. Null for ad-hoc runs and runs still queued or
+    /// running; a run that ended otherwise than completed fails any limits its benchmark has and is not in the history.
     /// </summary>
     public async Task<HistoryPoint?> PointAsync(Run run, CancellationToken ct, RunStatistics? statistics = null)
     {
@@ -73,15 +138,46 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries)
         var thresholds = ThresholdsOf(benchmark);
         if (run.Status != RunStatus.Completed)
             return thresholds.HasLimits ? new HistoryPoint(run, await SummaryAsync(run, ct, statistics), null, ThresholdResult.NotCompleted(run.Status)) : null;
-        var earlier = await db.Runs.AsNoTracking()
-            .Where(r => r.BenchmarkId == benchmark.Id && r.Status == RunStatus.Completed && r.Id < run.Id)
-            .OrderByDescending(r => r.Id).Take(thresholds.TrailingRuns).ToListAsync(ct);
-        var previous = new List<RunSummary>();
-        foreach (var r in earlier) previous.Add(await SummaryAsync(r, ct));
         var summary = await SummaryAsync(run, ct, statistics);
-        return new HistoryPoint(run, summary, RegressionCheck.Evaluate(summary, previous, thresholds.RegressionPercent), ThresholdResult.Evaluate(thresholds, summary));
+        await JudgeAsync(benchmark, ct);
+        var judged = await db.Runs.AsNoTracking().Where(r => r.Id == run.Id).Select(r => new { r.HistoryJson, r.HistoryVersion }).FirstAsync(ct);
+        var history = judged.HistoryVersion == HistoryJudgement.CurrentVersion ? Json.Deserialize<HistoryJudgement>(judged.HistoryJson!) : null;
+        return new HistoryPoint(run, summary, history, ThresholdResult.Evaluate(thresholds, summary));
     }
 
     public static Thresholds ThresholdsOf(Benchmark benchmark) =>
         benchmark.ThresholdsJson is null ? Thresholds.None : Json.Deserialize<Thresholds>(benchmark.ThresholdsJson);
+
+    /// <summary>A run's stored judgement by the current rule, or null.</summary>
+    public static HistoryJudgement? JudgementOf(Run run) =>
+        run.HistoryVersion == HistoryJudgement.CurrentVersion && run.HistoryJson is { } json ? Json.Deserialize<HistoryJudgement>(json) : null;
+
+    IQueryable<Run> Completed(int benchmarkId) =>
+        db.Runs.AsNoTracking().Where(r => r.BenchmarkId == benchmarkId && r.Status == RunStatus.Completed);
+
+    async Task<IReadOnlyList<long>> LatenciesAsync(long runId, LatencyBasis basis, CancellationToken ct)
+    {
+        var run = await db.Runs.AsNoTracking().FirstAsync(r => r.Id == runId, ct);
+        return await digests.SortedLatenciesAsync(run, basis, RunDigest.WholeRun, ct);
+    }
+
+    /// <summary>A completed run as the change rule sees it; null for one without percentiles (nothing answered).</summary>
+    HistoryRun? HistoryRunOf(long id, string kind, string parametersJson, RunSummary summary, LatencyBasis basis)
+    {
+        var (median, p95, p99) = summary.Of(basis);
+        return median > 0 && p95 > 0 && p99 > 0 ? new HistoryRun(id, Canonical(kind, parametersJson), median.Value, p95.Value, p99.Value) : null;
+    }
+
+    /// <summary>Parameters in one form whatever version stored them, so a field added since is not a parameter change.</summary>
+    string Canonical(string kind, string parametersJson)
+    {
+        try
+        {
+            return kinds.Find(kind) is { } k ? Json.Serialize(k.Deserialize(parametersJson)) : parametersJson;
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return parametersJson;
+        }
+    }
 }

@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Statistics.Changes;
 
 namespace BenchDashboard.Core.Runs;
 
@@ -12,7 +12,7 @@ public enum OutcomeLevel
     /// <summary>Completed, with few errors and its limits (if any) passed.</summary>
     Good,
 
-    /// <summary>Completed, but with errors above the warning threshold, or flagged as a regression.</summary>
+    /// <summary>Completed, but with errors above the warning threshold, or the run that confirmed a regression in its history.</summary>
     Warning,
 
     /// <summary>Failed, interrupted, nothing measured, most operations failed, or its limits failed.</summary>
@@ -25,7 +25,7 @@ public enum OutcomeLevel
 /// </summary>
 public sealed record RunOutcome(OutcomeLevel Level, string Label, string? Reason)
 {
-    public static RunOutcome Judge(Run run, RunSummary? summary, RunsOptions options, ThresholdResult? limits = null, RegressionCheck? regression = null)
+    public static RunOutcome Judge(Run run, RunSummary? summary, RunsOptions options, ThresholdResult? limits = null, HistoryJudgement? history = null)
     {
         switch (run.Status)
         {
@@ -42,7 +42,7 @@ public sealed record RunOutcome(OutcomeLevel Level, string Label, string? Reason
         if (summary.ErrorPercent >= options.ErrorFailurePercent) return new(OutcomeLevel.Bad, "errors", errors);
         if (limits is { Passed: false }) return new(OutcomeLevel.Bad, "limits failed", string.Join(", ", limits.Checks.Where(c => !c.Passed).Select(Describe)));
         if (summary.ErrorPercent >= options.ErrorWarningPercent) return new(OutcomeLevel.Warning, "errors", errors);
-        if (regression is { IsFlagged: true }) return new(OutcomeLevel.Warning, "regression", RegressionInWords(regression));
+        if (history is { Flagged: true }) return new(OutcomeLevel.Warning, "regression", string.Join("; ", history.Confirmed.Where(c => c.Evidence.Call == ChangeDirection.Regression).Select(ChangeWords.Confirmed)));
         return new(OutcomeLevel.Good, "completed", null);
     }
 
@@ -57,10 +57,6 @@ public sealed record RunOutcome(OutcomeLevel Level, string Label, string? Reason
 
     static string Describe(ThresholdCheck c) =>
         $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) : "none")} against {c.Limit.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture)}";
-
-    static string RegressionInWords(RegressionCheck r) =>
-        string.Join(", ", new[] { r.MedianRegressed ? $"median +{r.MedianChange * 100:0.0} %" : null, r.P95Regressed ? $"p95 +{r.P95Change * 100:0.0} %" : null }.OfType<string>())
-        + " against the previous runs";
 
     static string? FirstSentence(string? text) =>
         text is null ? null : text.IndexOf(". ", StringComparison.Ordinal) is var end and > 0 ? text[..(end + 1)] : text;

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Runs;
 
 /// <summary>
-/// The few figures of a finished run that the runs list, trends, regression flags, limits and its judged
+/// The few figures of a finished run that the runs list, trends, the change rule, limits and its judged
 /// outcome need, stored with the run (<see cref="Run.SummaryJson"/>) so that none of them reads its samples.
 /// </summary>
 /// <remarks>

@@ -220,6 +220,12 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.Property<long?>("HeartbeatUtcMs")
                         .HasColumnType("bigint");
 
+                    b.Property<string>("HistoryJson")
+                        .HasColumnType("text");
+
+                    b.Property<int?>("HistoryVersion")
+                        .HasColumnType("integer");
+
                     b.Property<string>("Kind")
                         .IsRequired()
                         .HasMaxLength(32)

@@ -222,8 +222,8 @@ public sealed class RunProcessor(
     }
 
     /// <summary>
-    /// Builds the run's digest (every figure its pages show) and stores its key figures now, while its samples
-    /// are at hand, so no view and no trend or regression check reads them again. A digest or summary stored
+    /// Builds the run's digest (every figure its pages show), stores its key figures and judges it in its benchmark's
+    /// history now, while its samples are at hand, so no view, trend or notice reads them again. A digest or summary stored
     /// earlier (a view while the run looked interrupted) is replaced.
     /// </summary>
     async Task SummarizeAsync(long runId)
@@ -236,12 +236,15 @@ public sealed class RunProcessor(
             var digests = await scope.ServiceProvider.GetRequiredService<RunDigests>().BuildAsync(finished, store: true, CancellationToken.None);
             logger.LogInformation("Run {RunId}: digest of {Count} samples built in {Ms:N0} ms", runId, digests[Core.Statistics.LatencyBasis.Corrected].Chart.TotalSamples,
                 System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-            await scope.ServiceProvider.GetRequiredService<RunHistory>().StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None,
+            var history = scope.ServiceProvider.GetRequiredService<RunHistory>();
+            await history.StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None,
                 digests[Core.Statistics.LatencyBasis.Corrected].Series);
+            // Judged in its benchmark's history now, so that the runs list, webhooks and benchdash read one stored judgement.
+            if (finished.Benchmark is { } benchmark && finished.Status == RunStatus.Completed) await history.JudgeAsync(benchmark, CancellationToken.None);
         }
         catch (Exception ex)
         {
-            // Not fatal: the digest and summary are built the first time the run is looked at.
+            // Not fatal: the digest, summary and judgement are made the first time the run is looked at.
             logger.LogWarning(ex, "Summarising run {RunId} failed", runId);
         }
     }

@@ -51,7 +51,7 @@ public static partial class BenchmarkBody
         if (Get(body, "thresholds") is { } limits)
         {
             if (limits is JsonObject) thresholds = Deserialize(() => JsonSerializer.Deserialize<Thresholds>(limits.ToJsonString(), StrictJson), "thresholds", errors);
-            else errors["thresholds"] = ["Give the thresholds as an object (maxMedianMs, maxP95Ms, maxP99Ms, maxErrorPercent, minRequestsPerSecond, latency, regressionPercent, trailingRuns) or null."];
+            else errors["thresholds"] = ["Give the thresholds as an object (maxMedianMs, maxP95Ms, maxP99Ms, maxErrorPercent, minRequestsPerSecond, latency, changeMarginPercent, confirmRuns) or null."];
         }
 
         var kindName = Get(body, "kind") is { } k && k.GetValueKind() == JsonValueKind.String ? k.GetValue<string>() : null;

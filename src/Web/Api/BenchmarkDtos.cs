@@ -6,7 +6,7 @@ namespace BenchDashboard.Web.Api;
 /// <summary>
 /// A saved benchmark: its kind's parameters as in <c>POST /api/runs</c> (secrets fingerprinted for a reader who is
 /// not an identified administrator), its cron schedule (null: on demand only), the IANA zone the schedule is read
-/// in, its limits and regression rule (null: no limits, the default rule), its runner agents and its webhook URLs
+/// in, its limits and change rule (null: no limits, the default rule), its runner agents and its webhook URLs
 /// (only scheme and host for a reader who is not an identified administrator).
 /// </summary>
 public sealed record BenchmarkDto(

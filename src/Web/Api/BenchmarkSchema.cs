@@ -67,7 +67,7 @@ public sealed class BenchmarkSchema(BenchmarkKinds kinds) : IOpenApiOperationTra
             properties["schedule"] = new OpenApiSchema { Type = JsonSchemaType.String | JsonSchemaType.Null, Description = "Cron: 5 fields, or 6 with seconds first; null: on demand only." };
             properties["timeZone"] = new OpenApiSchema { Type = JsonSchemaType.String, Default = JsonValue.Create(CronSchedules.DefaultTimeZone), Description = "The IANA zone the schedule is read in." };
             properties["enabled"] = new OpenApiSchema { Type = JsonSchemaType.Boolean, Default = JsonValue.Create(true) };
-            properties["thresholds"] = new OpenApiSchema { OneOf = [thresholds, new OpenApiSchema { Type = JsonSchemaType.Null }], Description = "Pass/fail limits and the regression rule; null: no limits, the default rule." };
+            properties["thresholds"] = new OpenApiSchema { OneOf = [thresholds, new OpenApiSchema { Type = JsonSchemaType.Null }], Description = "Pass/fail limits, which judge each run alone, and the change rule over the history (changeMarginPercent, confirmRuns); null: no limits, the default rule." };
             properties["agents"] = new OpenApiSchema { Type = JsonSchemaType.Integer | JsonSchemaType.Null, Minimum = "1", Description = "Spread its runs over this many runner agents; null: the dashboard's own runner." };
             properties["webhooks"] = new OpenApiSchema
             {

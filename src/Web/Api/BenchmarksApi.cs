@@ -27,6 +27,7 @@ public static class BenchmarksApi
             .ProducesProblem(StatusCodes.Status412PreconditionFailed);
         group.MapPost("/{id:int}/runs", RunAsync).Produces<RunDto>(StatusCodes.Status201Created).ProducesValidationProblem().Produces(StatusCodes.Status404NotFound);
         group.MapGet("/{id:int}/trend", TrendAsync);
+        group.MapGet("/{id:int}/changes", ChangesAsync);
         group.MapBenchmarkFiles();
         return group;
     }
@@ -78,7 +79,7 @@ public static class BenchmarksApi
         return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, RunsApi.Shown(context, display)));
     }
 
-    /// <summary>The last <c>take</c> (default 100) completed runs of a benchmark, oldest first, with regression flags and pass/fail.</summary>
+    /// <summary>The last <c>take</c> (default 100) completed runs of a benchmark, oldest first, each with its place in the history and pass/fail.</summary>
     static async Task<Results<Ok<TrendDto>, NotFound, ValidationProblem>> TrendAsync(int id, BenchmarkStore store, RunHistory history, CancellationToken ct, int take = 100)
     {
         if (take is < 1 or > MaxTrendRuns)
@@ -86,6 +87,19 @@ public static class BenchmarksApi
         if (await store.FindAsync(id, ct) is not { } benchmark) return TypedResults.NotFound();
         var points = await history.TrendAsync(benchmark, take, ct);
         return TypedResults.Ok(new TrendDto(benchmark.Id, benchmark.Name, RunHistory.ThresholdsOf(benchmark), points.Select(TrendPointDto.From).ToList()));
+    }
+
+    /// <summary>
+    /// The changes found over the last <c>take</c> (default and at most 500) completed runs of a benchmark: confirmed
+    /// ones newest first, a possible one pending, the levels between them, outlying runs and parameter changes.
+    /// </summary>
+    static async Task<Results<Ok<ChangesDto>, NotFound, ValidationProblem>> ChangesAsync(int id, BenchmarkStore store, RunHistory history, CancellationToken ct, int take = MaxTrendRuns)
+    {
+        if (take is < 1 or > MaxTrendRuns)
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["take"] = [$"Take 1 to {MaxTrendRuns} runs."] });
+        if (await store.FindAsync(id, ct) is not { } benchmark) return TypedResults.NotFound();
+        var (points, view) = await history.ViewAsync(benchmark, take, ct);
+        return TypedResults.Ok(ChangesDto.From(benchmark, RunHistory.ThresholdsOf(benchmark), points.Count, view));
     }
 
     /// <summary>The body as a definition, or the answer refusing it (400 naming fields, 413, 415).</summary>

@@ -72,10 +72,10 @@ public sealed record RunDto(
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
-    /// names say) and, for a completed run of a saved benchmark, its pass/fail result and regression check.
+    /// names say) and, for a completed run of a saved benchmark, its pass/fail result and its place in the history.
     /// </summary>
     public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures) =>
-        From(report, shownParameters) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.Regression), Figures = figures };
+        From(report, shownParameters) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures };
 
     public static RunDto From(RunReport report, Func<string, string> shownParameters)
     {

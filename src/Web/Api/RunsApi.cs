@@ -126,7 +126,7 @@ public static class RunsApi
         var point = await history.PointAsync(report.Run, ct, report.Statistics);
         // Judged as its page judges it, so a pipeline gating on the API cannot pass a run the page shows red.
         var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
-        var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.Regression);
+        var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.History);
         var dto = RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) };
         if (answer == AnswerFormat.Json) return TypedResults.Ok(dto);
         // Laid out from the JSON answer itself, as benchdash lays out what it reads: both print the same.

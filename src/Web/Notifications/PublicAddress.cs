@@ -28,8 +28,6 @@ public sealed class PublicAddress(IOptions<WebhookOptions> options, IServer serv
         options.Value.PublicBaseUrl?.TrimEnd('/') is { Length: > 0 } configured ? configured
         : observed ?? Listening() ?? "http://localhost";
 
-    public string RunUrl(long runId) => $"{BaseUrl}/runs/{runId}";
-
     string? Listening()
     {
         var address = server.Features.Get<IServerAddressesFeature>()?.Addresses.FirstOrDefault();

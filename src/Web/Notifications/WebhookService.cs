@@ -41,7 +41,7 @@ public sealed class WebhookService(IServiceScopeFactory scopes, WebhookSender se
     {
         await using var scope = scopes.CreateAsyncScope();
         var notifications = scope.ServiceProvider.GetRequiredService<RunNotifications>();
-        var queued = await notifications.JudgeFinishedRunsAsync(address.RunUrl, RunsPerPass, ct);
+        var queued = await notifications.JudgeFinishedRunsAsync(path => address.BaseUrl + path, RunsPerPass, ct);
         if (queued > 0) logger.LogInformation("Queued {Count} webhook delivery(ies)", queued);
 
         // Taken for longer than an attempt can last, so a dashboard that dies mid-attempt leaves it to the next start.

@@ -129,19 +129,16 @@ public static class Display
     }
 
     /// <summary>
-    /// "⚠ regression: median 1.14× slower (114.2 % of baseline)", "ok (median same (100.3 % of baseline), p95 1.02×
-    /// faster (…))" or "no baseline yet": the run against its benchmark's recent runs, in the words of every
-    /// comparison (<see cref="Compared"/>).
+    /// "⚠ regression: median 1.21× slower since run 40 (99.9 % interval 1.10× to 1.33×), confirmed by run 42",
+    /// "possible change since run 40 (p95 slower), waiting for 2 more runs", "in line with the runs since run 12":
+    /// the run in its benchmark's history, as it was judged when it ended.
     /// </summary>
-    public static string Regression(RegressionCheck? r) => r switch
+    public static string History(Core.Statistics.Changes.HistoryJudgement? j) => j switch
     {
-        null => "no baseline yet",
-        { IsFlagged: true } => "⚠ regression: " + string.Join(", ",
-            new[] { r.MedianRegressed ? $"median {Change(r.MedianChange)}" : null, r.P95Regressed ? $"p95 {Change(r.P95Change)}" : null }.OfType<string>()),
-        _ => $"ok (median {Change(r.MedianChange)}, p95 {Change(r.P95Change)})",
+        null => "not judged yet",
+        { Flagged: true } => "⚠ " + Core.Statistics.Changes.ChangeWords.Of(j),
+        _ => Core.Statistics.Changes.ChangeWords.Of(j),
     };
-
-    static string Change(double fraction) => Compared(1 + fraction, 1)?.ToString() ?? "–";
 
     public static string Verdict(ThresholdResult? t) => t switch
     {

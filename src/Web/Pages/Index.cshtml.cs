@@ -22,7 +22,7 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
     public IReadOnlyList<Run> Runs { get; private set; } = [];
     public IReadOnlyList<Benchmark> Benchmarks { get; private set; } = [];
 
-    /// <summary>Regression flags and pass/fail of the listed completed runs of saved benchmarks, by run id.</summary>
+    /// <summary>Stored history judgements and pass/fail of the listed completed runs of saved benchmarks, by run id.</summary>
     public Dictionary<long, HistoryPoint> Flags { get; private set; } = [];
 
     /// <summary>How many runs there are in all, counted only when a filter matched none (to say so, not "No runs yet").</summary>
@@ -54,7 +54,7 @@ public sealed class IndexModel(RunQueries runs, BenchmarkStore benchmarks, RunHi
             var summary = run.SummaryJson is null ? null : Core.Json.Deserialize<RunSummary>(run.SummaryJson);
             var flags = Flags.GetValueOrDefault(run.Id);
             int? measured = summary?.Count ?? (run.LiveJson is { } live ? Core.Json.Deserialize<LiveSnapshot>(live).Measured : null);
-            return new RunRow(run, summary, RunOutcome.Judge(run, summary, options.Value, flags?.Thresholds, flags?.Regression), measured);
+            return new RunRow(run, summary, RunOutcome.Judge(run, summary, options.Value, flags?.Thresholds, flags?.History), measured);
         }).ToList();
     }
 }

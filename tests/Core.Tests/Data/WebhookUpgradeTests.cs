@@ -36,11 +36,12 @@ public class WebhookUpgradeTests
         }
         var runsBefore = Rows(path, "SELECT * FROM Runs ORDER BY Id");
         var benchmarksBefore = Rows(path, "SELECT * FROM Benchmarks ORDER BY Id");
+        // The columns that build had: later migrations add others, which this test does not judge.
+        var columnsOfRuns = string.Join(", ", Columns(path, "Runs").Select(c => $"\"{c}\""));
+        var columnsOfBenchmarks = string.Join(", ", Columns(path, "Benchmarks").Select(c => $"\"{c}\""));
 
         await services.MigrateDatabaseAsync();
 
-        var columnsOfRuns = string.Join(", ", Columns(path, "Runs").Where(c => c != "WebhooksCheckedUtcMs").Select(c => $"\"{c}\""));
-        var columnsOfBenchmarks = string.Join(", ", Columns(path, "Benchmarks").Where(c => c != "WebhookUrls").Select(c => $"\"{c}\""));
         Assert.Equal(runsBefore, Rows(path, $"SELECT {columnsOfRuns} FROM Runs ORDER BY Id"));
         Assert.Equal(benchmarksBefore, Rows(path, $"SELECT {columnsOfBenchmarks} FROM Benchmarks ORDER BY Id"));
         await using var after = services.CreateAsyncScope();

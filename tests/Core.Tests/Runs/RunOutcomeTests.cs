@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics.Changes;
 using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Core.Tests.Runs;
@@ -39,9 +40,18 @@ public class RunOutcomeTests
         var limits = new ThresholdResult(false, [new ThresholdCheck("p95Ms", 1, 2, false)]);
         Assert.Equal(new RunOutcome(OutcomeLevel.Bad, "limits failed", "p95Ms 2 against 1"), RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options, limits));
 
-        var regression = new RegressionCheck(5, 1_000_000, 2_000_000, 0.2, 0.01, 10);
-        Assert.Equal(new RunOutcome(OutcomeLevel.Warning, "regression", "median +20.0 % against the previous runs"),
-            RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options, regression: regression));
+        MetricChange[] metrics =
+        [
+            new("median", 1_000_000, 1_200_000, 0.2, 0.1, 0.3, ChangeDirection.Regression, 0.12, 0.28),
+            new("p95", 2_000_000, 2_020_000, 0.01, -0.1, 0.12, ChangeDirection.None),
+            new("p99", 3_000_000, 3_000_000, 0, -0.2, 0.2, ChangeDirection.None),
+        ];
+        var confirmed = new ConfirmedChange(40, 42, [30, 31], [40, 41, 42], new ChangeEvidence(2, 3, 0.999, 0.95, 0.05, metrics));
+        var history = new HistoryJudgement(HistoryJudgement.CurrentVersion, 40, false, [confirmed], null);
+        Assert.Equal(new RunOutcome(OutcomeLevel.Warning, "regression", "median 1.20× slower (99.9 % interval 1.10× to 1.30×) since run 40, confirmed by run 42"),
+            RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options, history: history));
+        Assert.Equal(OutcomeLevel.Good, RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options,
+            history: history with { Confirmed = [confirmed with { Evidence = confirmed.Evidence with { Metrics = [.. metrics.Select(m => m with { Change = -m.Change, Lower = -m.Upper, Upper = -m.Lower, Call = m.Call == ChangeDirection.None ? m.Call : ChangeDirection.Improvement })] } }] }).Level);
     }
 
     [Fact]

@@ -26,45 +26,65 @@ public class WebhookTests
     }
 
     [Fact]
-    public async Task ARegressionSendsOneSignedWebhookAndThePassingRunsBeforeItSendNothing()
+    public async Task AConfirmedRegressionSendsOneSignedWebhookAndNoOtherRunSendsAny()
     {
         await using var target = await KestrelTarget.StartAsync();
         await using var receiver = await WebhookReceiver.StartAsync(Key);
         await using var app = new DashboardFactory(Settings());
-        var benchmark = await SaveAsync(app, target.Url("/delay?ms=2").ToString(), [receiver.Url]);
-        var passing = new List<long>();
-        for (var i = 0; i < 3; i++) passing.Add(await EnqueueAsync(app, benchmark));
-        // The same benchmark, now ten times slower: its fourth run regresses against the three before it.
-        benchmark = await SaveAsync(app, target.Url("/delay?ms=20").ToString(), [receiver.Url], benchmark);
-        var slow = await EnqueueAsync(app, benchmark);
+        var client = app.CreateClient();
+        var benchmark = await SaveAsync(app, target.Url("/deployed?key=webhooks&ms=2").ToString(), [receiver.Url]);
+        var runs = new List<long>();
+        for (var i = 0; i < 8; i++) runs.Add(await RunToEndAsync(app, client, benchmark));
+        // The same address, ten times as slow from now on, as after a deployment: the third run at the new level confirms it.
+        using (var direct = new HttpClient()) await direct.GetStringAsync(target.Url("/deploy?key=webhooks&ms=20"));
+        for (var i = 0; i < 5; i++) runs.Add(await RunToEndAsync(app, client, benchmark));
+        var first = runs[8];
+        // The third run at the new level confirms it, or on a busy machine whose runs before were noisy, the fourth.
+        var confirming = await Pages.HistoryChangesTests.ConfirmingRunAsync(client, runs.Skip(8).ToList());
+        Assert.Contains(confirming, runs[10..12]);
 
-        await WaitUntilAsync(async () => (await DeliveriesAsync(app, slow)) is [{ Status: DeliveryStatus.Delivered }]);
-
-        foreach (var id in passing)
+        await WaitUntilAsync(async () => (await DeliveriesAsync(app, confirming)) is [{ Status: DeliveryStatus.Delivered }]);
+        foreach (var id in runs.Where(id => id != confirming))
         {
-            Assert.NotNull((await RunAsync(app, id)).WebhooksCheckedUtcMs);
+            await WaitUntilAsync(async () => (await RunAsync(app, id)).WebhooksCheckedUtcMs is not null);
             Assert.Empty(await DeliveriesAsync(app, id));
         }
+
         var call = Assert.Single(receiver.Calls);
         Assert.True(call.SignatureValid);
         Assert.True(call.TimestampFresh);
         Assert.Equal("regression", call.Event);
-        Assert.Equal("regression", call.Body.GetProperty("event").GetString());
-        Assert.Equal(slow, call.Body.GetProperty("runId").GetInt64());
+        Assert.Equal(confirming, call.Body.GetProperty("runId").GetInt64());
         Assert.Equal("webhook target", call.Body.GetProperty("benchmark").GetProperty("name").GetString());
-        Assert.Equal("completed", call.Body.GetProperty("status").GetString());
-        Assert.Contains("median +", call.Body.GetProperty("why").GetString());
-        Assert.InRange(call.Body.GetProperty("p50Ms").GetDouble(), 19, 1000);
-        Assert.True(call.Body.GetProperty("p99Ms").GetDouble() >= call.Body.GetProperty("p50Ms").GetDouble());
-        Assert.Equal($"https://bench.example.test/runs/{slow}", call.Body.GetProperty("runUrl").GetString());
-        var delivery = Assert.Single(await DeliveriesAsync(app, slow));
+        Assert.Contains($"slower", call.Body.GetProperty("why").GetString());
+        Assert.Contains($"since run {first}, confirmed by run {confirming}", call.Body.GetProperty("why").GetString());
+        Assert.Equal($"https://bench.example.test/runs/{confirming}", call.Body.GetProperty("runUrl").GetString());
+        var change = Assert.Single(call.Body.GetProperty("changes").EnumerateArray().ToList());
+        Assert.Equal(("regression", first, confirming), (change.GetProperty("direction").GetString(), change.GetProperty("sinceRunId").GetInt64(), change.GetProperty("confirmedByRunId").GetInt64()));
+        var median = change.GetProperty("metrics").EnumerateArray().Single(m => m.GetProperty("metric").GetString() == "median");
+        Assert.InRange(median.GetProperty("beforeMs").GetDouble(), 1.9, 3.5);
+        Assert.InRange(median.GetProperty("afterMs").GetDouble(), 19.9, 30);
+        Assert.Equal("regression", median.GetProperty("call").GetString());
+        Assert.True(median.GetProperty("lower").GetDouble() > 0.05);
+        // The runs before it are the level before (all eight, unless a busy machine's first runs made a level of their own).
+        var before = change.GetProperty("beforeRunIds").EnumerateArray().Select(r => r.GetInt64()).ToList();
+        Assert.Equal(runs.Take(8).TakeLast(before.Count), before);
+        Assert.Equal($"https://bench.example.test/compare?items={Uri.EscapeDataString(string.Join("+", before) + "," + string.Join("+", runs.Skip(8).TakeWhile(r => r <= confirming)))}",
+            change.GetProperty("compareUrl").GetString());
+        var delivery = Assert.Single(await DeliveriesAsync(app, confirming));
         Assert.Equal((1, 200, null), (delivery.Attempts, delivery.LastStatusCode, delivery.LastError));
 
-        var client = app.CreateClient();
-        var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{slow}"));
+        var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{confirming}"));
         Assert.Contains("id=\"webhooks\"", page);
         Assert.Contains("delivered", page);
-        Assert.Contains("Nothing sent: this run's outcome announces nothing", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{passing[0]}")));
+        Assert.Contains("Nothing sent: this run's outcome announces nothing", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{runs[^1]}")));
+    }
+
+    static async Task<long> RunToEndAsync(DashboardFactory app, HttpClient client, Benchmark benchmark)
+    {
+        var id = await EnqueueAsync(app, benchmark);
+        await DashboardFactory.WaitForEndAsync(client, id);
+        return id;
     }
 
     [Fact]

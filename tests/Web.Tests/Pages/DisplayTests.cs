@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Statistics.Changes;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
@@ -41,12 +42,17 @@ public class DisplayTests
         Assert.Equal(css, Web.Pages.Display.Compared(candidate, baseline, higherIsBetter, call)!.Css);
 
     [Fact]
-    public void ARegressionSpeaksTheSameLanguage()
+    public void ARunsPlaceInItsHistorySpeaksTheSameLanguage()
     {
-        var flagged = new BenchDashboard.Core.Statistics.RegressionCheck(10, 90_000_000, 100_000_000, 0.173, 0.05, 10);
-        Assert.Equal("⚠ regression: median 1.17× slower (117.3 % of baseline)", Web.Pages.Display.Regression(flagged));
-        Assert.Equal("ok (median same (100.2 % of baseline), p95 1.11× faster (90.0 % of baseline))",
-            Web.Pages.Display.Regression(flagged with { MedianChange = 0.002, P95Change = -0.1 }));
+        var evidence = new ChangeEvidence(10, 3, 0.999, 0.95, 0.05,
+            [new("median", 90_000_000, 105_570_000, 0.173, 0.08, 0.27, ChangeDirection.Regression, 0.1, 0.25), new("p95", 1, 1, 0, 0, 0, ChangeDirection.None), new("p99", 1, 1, 0, 0, 0, ChangeDirection.None)]);
+        var flagged = new HistoryJudgement(HistoryJudgement.CurrentVersion, 40, false, [new ConfirmedChange(40, 42, [30], [40, 41, 42], evidence)], null);
+
+        Assert.Equal("⚠ regression: median 1.17× slower (99.9 % interval 1.08× to 1.27×) since run 40, confirmed by run 42", Web.Pages.Display.History(flagged));
+        Assert.Equal("possible change since run 41 (p99 slower), waiting for 2 more runs",
+            Web.Pages.Display.History(flagged with { Confirmed = [], Pending = new PendingChange(41, 1, 2, ChangeDirection.Regression, "p99") }));
+        Assert.Equal("in line with the runs since run 40", Web.Pages.Display.History(flagged with { Confirmed = [] }));
+        Assert.Equal("not judged yet", Web.Pages.Display.History(null));
     }
 
     [Fact]

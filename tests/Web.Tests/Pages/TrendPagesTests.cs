@@ -25,7 +25,7 @@ public class TrendPagesTests
             new("Cache.ValueBytes", "16"), new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "trend"),
             new("Cache.Phases", ""), new("Cache.Phases", "write"), new("Cache.Phases", "read-same"),
             // No in-process operation takes less than a picosecond, and none of them fails.
-            new("Limits.MaxP95Ms", "0.000000001"), new("Limits.MaxErrorPercent", "0"), new("Limits.RegressionPercent", "10"), new("Limits.TrailingRuns", "3"),
+            new("Limits.MaxP95Ms", "0.000000001"), new("Limits.MaxErrorPercent", "0"), new("Limits.ChangeMarginPercent", "10"), new("Limits.ConfirmRuns", "4"),
             new("__RequestVerificationToken", FormPost.Token(editor)),
         ];
         Assert.Equal(HttpStatusCode.Redirect, (await client.PostAsync("/benchmarks/edit", new FormUrlEncodedContent(fields))).StatusCode);
@@ -46,12 +46,13 @@ public class TrendPagesTests
         Assert.False(thresholds.GetProperty("passed").GetBoolean());
         Assert.Equal([("p95Ms", false), ("errorPercent", true)],
             thresholds.GetProperty("checks").EnumerateArray().Select(c => (c.GetProperty("metric").GetString(), c.GetProperty("passed").GetBoolean())));
-        Assert.Equal(3, last.GetProperty("regression").GetProperty("baselineRuns").GetInt32());
+        Assert.False(last.GetProperty("regression").GetProperty("flagged").GetBoolean());
+        Assert.Equal(runIds[0], last.GetProperty("regression").GetProperty("levelSinceRunId").GetInt64());
 
         var trend = await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{benchmarkId}/trend");
         Assert.Equal(runIds, trend.GetProperty("runs").EnumerateArray().Select(r => r.GetProperty("runId").GetInt64()));
-        Assert.Equal(JsonValueKind.Null, trend.GetProperty("runs")[2].GetProperty("regression").ValueKind); // only 2 runs before it
-        Assert.Equal(JsonValueKind.Object, trend.GetProperty("runs")[3].GetProperty("regression").ValueKind);
+        Assert.All(trend.GetProperty("runs").EnumerateArray(), r => Assert.Equal(JsonValueKind.Object, r.GetProperty("regression").ValueKind)); // each judged
+        Assert.Equal((10.0, 4), (trend.GetProperty("thresholds").GetProperty("changeMarginPercent").GetDouble(), trend.GetProperty("thresholds").GetProperty("confirmRuns").GetInt32()));
 
         var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/{benchmarkId}/trend"));
         Assert.Equal(runIds.AsEnumerable().Reverse().Select(i => i.ToString()), Regex.Matches(page, "<tr data-run=\"(\\d+)\">").Select(m => m.Groups[1].Value));
@@ -61,12 +62,12 @@ public class TrendPagesTests
 
         // The editor shows the limits again, and a bad one is refused beside its field with nothing stored.
         var edit = await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}");
-        Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", edit);
-        var bad = fields.Where(f => !f.Key.StartsWith("Limits.TrailingRuns", StringComparison.Ordinal) && f.Key != "__RequestVerificationToken")
-            .Append(new("Limits.TrailingRuns", "2")).Append(new("__RequestVerificationToken", FormPost.Token(edit))).ToList();
+        Assert.Contains("name=\"Limits.ConfirmRuns\" value=\"4\"", edit);
+        var bad = fields.Where(f => !f.Key.StartsWith("Limits.ConfirmRuns", StringComparison.Ordinal) && f.Key != "__RequestVerificationToken")
+            .Append(new("Limits.ConfirmRuns", "1")).Append(new("__RequestVerificationToken", FormPost.Token(edit))).ToList();
         var refused = WebUtility.HtmlDecode(await (await client.PostAsync($"/benchmarks/edit/{benchmarkId}", new FormUrlEncodedContent(bad))).Content.ReadAsStringAsync());
-        Assert.Matches("data-valmsg-for=\"Limits.TrailingRuns\"[^>]*>Compare with 3 to 100 previous runs.</span>", refused);
-        Assert.Contains("name=\"Limits.TrailingRuns\" value=\"3\"", await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}"));
+        Assert.Matches("data-valmsg-for=\"Limits.ConfirmRuns\"[^>]*>Confirm a change with 2 to 20 runs.</span>", refused);
+        Assert.Contains("name=\"Limits.ConfirmRuns\" value=\"4\"", await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}"));
     }
 
     [Fact]

@@ -21,7 +21,7 @@ public sealed record ColdWarm(long FirstNs, bool FirstFailed, int WarmCount, lon
     public string RatioText => TimesFasterWarm switch
     {
         null => "no warm request to compare",
-        >= 1 and var r => $"{Verdicts.Times(r)} faster warm",
-        var r => $"{Verdicts.Times(1 / r.Value)} slower warm",
+        >= 1 and var r => $"{Ratios.Times(r)} faster warm",
+        var r => $"{Ratios.Times(1 / r.Value)} slower warm",
     };
 }

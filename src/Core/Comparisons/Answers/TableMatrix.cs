@@ -14,7 +14,7 @@ public sealed record TableCell(
     public bool StandsOut => Call is VerdictCall.Faster or VerdictCall.Slower;
 
     /// <summary>"baseline", "22.2× slower", "1.10× faster": the one way every page writes the ratio.</summary>
-    public string RatioText => IsBaseline ? "baseline" : Ratio is not { } r ? "–" : r >= 1 ? $"{Verdicts.Times(r)} slower" : $"{Verdicts.Times(1 / r)} faster";
+    public string RatioText => IsBaseline ? "baseline" : Ratio is not { } r ? "–" : r >= 1 ? $"{Statistics.Ratios.Times(r)} slower" : $"{Statistics.Ratios.Times(1 / r)} faster";
 }
 
 /// <summary>An operation's 2 × 2: Expect on/off (rows) × Nagle on/off (columns); a cell is null when that combination did not run.</summary>

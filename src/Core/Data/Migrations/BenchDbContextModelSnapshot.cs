@@ -206,6 +206,12 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<long?>("HeartbeatUtcMs")
                         .HasColumnType("INTEGER");
 
+                    b.Property<string>("HistoryJson")
+                        .HasColumnType("TEXT");
+
+                    b.Property<int?>("HistoryVersion")
+                        .HasColumnType("INTEGER");
+
                     b.Property<string>("Kind")
                         .IsRequired()
                         .HasMaxLength(32)

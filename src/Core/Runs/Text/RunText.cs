@@ -6,7 +6,7 @@ namespace BenchDashboard.Core.Runs.Text;
 
 /// <summary>
 /// An ended run as plain text in the layout the seeds' tools print: go-wrk's BENCHMARK / TIMINGS / DATA / RESPONSES
-/// blocks, then ab's connection times and percentage ladder, then the run's limits and regression check. Read from
+/// blocks, then ab's connection times and percentage ladder, then the run's limits and its place in its benchmark's history. Read from
 /// the run as GET /api/runs/{id} answers it, so the dashboard (<c>?format=text</c>) and benchdash print the same.
 /// Durations keep two decimals (ab rounds to whole ms, which hides a 0.8 ms warm answer).
 /// </summary>
@@ -111,7 +111,7 @@ public static class RunText
                 text.AppendLine(Invariant($"{String(check, "metric")} limit {Format(Number(check, "limit"), "0.######")}: {Format(Number(check, "actual"), "0.###")} {(Boolean(check, "passed") == true ? "passed" : "FAILED")}"));
         else text.AppendLine("Limits:                         none set");
         if (Field(run, "regression") is { } r)
-            text.AppendLine(Invariant($"Regression:                     {(Boolean(r, "flagged") == true ? "FLAGGED" : "none")} (median {Percent(Number(r, "medianChange"))}, p95 {Percent(Number(r, "p95Change"))} against the last {Integer(r, "baselineRuns")} runs; limit {Format(Number(r, "thresholdPercent"), "0.#")} %)"));
+            text.AppendLine(Invariant($"History:                        {(Boolean(r, "flagged") == true ? "FLAGGED " : "")}{String(r, "summary")}"));
         if (Field(run, "outcome") is { } outcome && String(outcome, "level") is "bad" or "warning")
             text.AppendLine(Invariant($"Outcome:                        {String(outcome, "label")}{(String(outcome, "reason") is { } why ? $": {why}" : "")}"));
         return text;
@@ -134,7 +134,6 @@ public static class RunText
 
     static string Ms(double? ms) => Format(ms, "0.00") + "ms";
 
-    static string Percent(double? fraction) => fraction is { } f ? (f * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "–";
 
     static string Format(double? value, string format) => value?.ToString(format, CultureInfo.InvariantCulture) ?? "–";
 

@@ -39,7 +39,7 @@ public sealed class DetailsModel(
     public string? AnalysedSeries { get; private set; }
     public string? AnalysisError { get; private set; }
 
-    /// <summary>For a completed run of a saved benchmark: its limits' verdict and the regression check.</summary>
+    /// <summary>For a completed run of a saved benchmark: its limits' verdict and its place in the history.</summary>
     public HistoryPoint? History { get; private set; }
 
     /// <summary>An open-model run's generator: target vs. achieved per second, late starts; null for a closed run.</summary>
@@ -97,7 +97,7 @@ public sealed class DetailsModel(
         Webhooks = await notifications.ForRunAsync(id, ct);
         Planned = kinds.Planned(report.Run);
         var summary = report.Run.Status.IsFinal() ? History?.Summary ?? RunSummary.From(report.Statistics) : null;
-        Outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, History?.Thresholds, History?.Regression);
+        Outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, History?.Thresholds, History?.History);
         if (Reports.Report.IsReport(HttpContext)) Reports.Report.Attach(Response, $"run-{id}-report");
         return Page();
     }

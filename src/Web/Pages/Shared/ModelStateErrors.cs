@@ -5,7 +5,7 @@ namespace BenchDashboard.Web.Pages.Shared;
 public static class ModelStateErrors
 {
     static readonly HashSet<string> ThresholdFields =
-        ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "regressionPercent", "trailingRuns"];
+        ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "changeMarginPercent", "confirmRuns"];
 
     /// <summary>Puts errors keyed by API field name ("durationSeconds") beside the form field "{prefix}.DurationSeconds".</summary>
     /// <param name="thresholdsPrefix">Where the fields of <see cref="Core.Benchmarks.Thresholds"/> are, on a form that has them.</param>

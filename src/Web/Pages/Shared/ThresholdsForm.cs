@@ -3,7 +3,7 @@ using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages.Shared;
 
-/// <summary>A benchmark's pass/fail limits and regression rule as the editor binds them (empty = not checked).</summary>
+/// <summary>A benchmark's pass/fail limits and change rule as the editor binds them (empty = not checked).</summary>
 public sealed class ThresholdsForm
 {
     public double? MaxMedianMs { get; set; }
@@ -12,18 +12,18 @@ public sealed class ThresholdsForm
     public LatencyBasis Latency { get; set; } = LatencyBasis.Corrected;
     public double? MaxErrorPercent { get; set; }
     public double? MinRequestsPerSecond { get; set; }
-    public double RegressionPercent { get; set; } = 10;
-    public int TrailingRuns { get; set; } = 10;
+    public double ChangeMarginPercent { get; set; } = Core.Statistics.Changes.ChangeSettings.DefaultMargin * 100;
+    public int ConfirmRuns { get; set; } = Core.Statistics.Changes.ChangeSettings.DefaultConfirmRuns;
 
     public Thresholds ToThresholds() => new()
     {
         MaxMedianMs = MaxMedianMs, MaxP95Ms = MaxP95Ms, MaxP99Ms = MaxP99Ms, Latency = Latency, MaxErrorPercent = MaxErrorPercent,
-        MinRequestsPerSecond = MinRequestsPerSecond, RegressionPercent = RegressionPercent, TrailingRuns = TrailingRuns,
+        MinRequestsPerSecond = MinRequestsPerSecond, ChangeMarginPercent = ChangeMarginPercent, ConfirmRuns = ConfirmRuns,
     };
 
     public static ThresholdsForm From(Thresholds t) => new()
     {
         MaxMedianMs = t.MaxMedianMs, MaxP95Ms = t.MaxP95Ms, MaxP99Ms = t.MaxP99Ms, Latency = t.Latency, MaxErrorPercent = t.MaxErrorPercent,
-        MinRequestsPerSecond = t.MinRequestsPerSecond, RegressionPercent = t.RegressionPercent, TrailingRuns = t.TrailingRuns,
+        MinRequestsPerSecond = t.MinRequestsPerSecond, ChangeMarginPercent = t.ChangeMarginPercent, ConfirmRuns = t.ConfirmRuns,
     };
 }

@@ -1,30 +1,78 @@
 // Trend page: p50/p95/p99 (left axis, formatted by units.js) and successful requests/s (right axis) per completed
-// run, in palette.js's colours: each percentile the colour it has on the run and compare pages.
+// run on a time axis, in palette.js's colours (each percentile the colour it has on the run and compare pages);
+// each level between changes as a thin line, and the marks: changes (dashed, ▲ slower ▼ faster), parameter
+// changes (grey) and the pending change at the top, drawn by the small plugin below.
 (function () {
     if (!window.Chart) return;
     const c = window.palette;
-    const points = JSON.parse(document.getElementById('chart-data').textContent);
-    const labels = points.map(p => '#' + p.run);
-    const radius = points.map(p => (p.flagged || p.failed ? 6 : 2));
-    const border = points.map(p => (p.failed ? c.error : p.flagged ? c.flagged : undefined));
+    const data = JSON.parse(document.getElementById('chart-data').textContent);
+    const runs = data.runs;
+    const when = (t) => new Date(t).toISOString().slice(5, 16).replace('T', ' ');
+    const radius = runs.map(p => (p.flagged || p.failed ? 6 : p.outlier ? 5 : 2));
+    const border = runs.map(p => (p.failed ? c.error : p.flagged ? c.flagged : undefined));
     const line = (label, key) => ({
-        label, data: points.map(p => p[key]), borderColor: c.percentile[key], backgroundColor: c.percentile[key], borderDash: c.percentileDash[key], yAxisID: 'ms',
-        pointRadius: radius, pointBorderColor: border.map(b => b || c.percentile[key]), pointBorderWidth: 2,
+        label, data: runs.map(p => ({ x: p.t, y: p[key], run: p.run })), borderColor: c.percentile[key], backgroundColor: c.percentile[key],
+        borderDash: c.percentileDash[key], borderWidth: 1, yAxisID: 'ms',
+        pointRadius: radius, pointStyle: runs.map(p => (p.outlier ? 'crossRot' : 'circle')), pointBorderColor: border.map(b => b || c.percentile[key]), pointBorderWidth: 2,
     });
+    // A level is a span at its median; null between spans breaks the line.
+    const level = (key) => ({
+        label: `${key} level`, data: data.levels.flatMap(l => [{ x: l.from, y: l[key] }, { x: l.to, y: l[key] }, { x: l.to, y: null }]),
+        borderColor: c.percentile[key], borderWidth: 3, pointRadius: 0, yAxisID: 'ms', spanGaps: false, order: 5,
+        backgroundColor: c.percentile[key], borderDash: [], level: true,
+    });
+    const marks = {
+        id: 'historyMarks',
+        afterDatasetsDraw(chart) {
+            const { ctx, chartArea: area, scales: { x } } = chart;
+            const draw = (t, colour, label) => {
+                const px = x.getPixelForValue(t);
+                if (px < area.left || px > area.right) return;
+                ctx.save();
+                ctx.strokeStyle = colour; ctx.fillStyle = colour; ctx.setLineDash([4, 3]); ctx.lineWidth = 1.5;
+                ctx.beginPath(); ctx.moveTo(px, area.top); ctx.lineTo(px, area.bottom); ctx.stroke();
+                if (label) { ctx.setLineDash([]); ctx.font = '12px sans-serif'; ctx.fillText(label, Math.min(px + 3, area.right - ctx.measureText(label).width), area.top + 12); }
+                ctx.restore();
+            };
+            data.parameters.forEach(p => draw(p.t, c.warmup, 'parameters'));
+            data.changes.forEach(ch => draw(ch.t, ch.regression ? c.error : c.throughput, `${ch.regression ? '▲' : '▼'} ${ch.label}`));
+            if (data.pending) draw(data.pending.t, c.flagged, '? pending');
+        },
+    };
     new Chart(document.getElementById('trend-chart'), {
         type: 'line',
+        plugins: [marks],
         data: {
-            labels,
             datasets: [
                 line('p50', 'p50'), line('p95', 'p95'), line('p99', 'p99'),
-                { label: 'succeeded/s', data: points.map(p => p.rps), borderColor: c.throughput, backgroundColor: c.throughput, borderDash: [10, 3, 2, 3], yAxisID: 'rps', pointRadius: 1, pointStyle: 'rect' },
+                level('p50'), level('p95'), level('p99'),
+                { label: 'succeeded/s', data: runs.map(p => ({ x: p.t, y: p.rps, run: p.run })), borderColor: c.throughput, backgroundColor: c.throughput, borderDash: [10, 3, 2, 3], borderWidth: 1, yAxisID: 'rps', pointRadius: 1, pointStyle: 'rect' },
             ],
         },
         options: {
-            animation: false, maintainAspectRatio: false,
-            plugins: { legend: { labels: { usePointStyle: true } }, tooltip: { callbacks: { label: (ctx) => ctx.dataset.yAxisID === 'ms' ? `${ctx.dataset.label}: ${window.units.duration(ctx.raw)}` : `${ctx.dataset.label}: ${window.units.number(ctx.raw, 1)}` } } },
+            animation: false, maintainAspectRatio: false, parsing: false, normalized: true,
+            plugins: {
+                legend: { labels: { usePointStyle: true, filter: (item, d) => !d.datasets[item.datasetIndex].level } },
+                tooltip: {
+                    filter: (item) => !item.dataset.level,
+                    callbacks: {
+                        title: (items) => items.length ? `#${items[0].raw.run} · ${when(items[0].raw.x)} UTC` : '',
+                        label: (ctx) => ctx.dataset.yAxisID === 'ms' ? `${ctx.dataset.label}: ${window.units.duration(ctx.raw.y)}` : `${ctx.dataset.label}: ${window.units.number(ctx.raw.y, 1)}`,
+                        afterBody: (items) => {
+                            const run = items.length ? items[0].raw.run : null;
+                            const lines = [];
+                            const point = runs.find(p => p.run === run);
+                            if (point && point.outlier) lines.push(`outlier (${point.outlier})`);
+                            data.changes.filter(ch => ch.run === run).forEach(ch => lines.push(ch.text));
+                            if (data.pending && data.pending.run === run) lines.push(data.pending.text);
+                            if (data.parameters.some(p => p.run === run)) lines.push('parameters changed');
+                            return lines;
+                        },
+                    },
+                },
+            },
             scales: {
-                x: { title: { display: true, text: 'completed runs, oldest first' } },
+                x: { type: 'linear', title: { display: true, text: 'when the run ended (UTC)' }, ticks: { callback: (v) => when(Number(v)), maxRotation: 0, autoSkipPadding: 20 } },
                 ms: { position: 'left', beginAtZero: true, title: { display: true, text: 'latency' }, ticks: { callback: (v) => window.units.tick(Number(v)) } },
                 rps: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'successful operations per second' } },
             },

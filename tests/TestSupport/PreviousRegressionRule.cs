@@ -1,8 +1,13 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Statistics;
+namespace BenchDashboard.TestSupport;
 
-/// <summary>A run against its trailing baseline: the median of the previous runs' medians and of their p95s.</summary>
+/// <summary>
+/// The regression rule before change points, kept only to be measured beside its successor (bench/change-evaluation.cs):
+/// a run against its trailing baseline, the median of the previous runs' medians and of their p95s, flagged when
+/// either is more than a threshold above it.
+/// </summary>
 public sealed record RegressionCheck(int BaselineRuns, long BaselineMedianNs, long BaselineP95Ns, double MedianChange, double P95Change, double ThresholdPercent)
 {
     public bool MedianRegressed => MedianChange * 100 > ThresholdPercent;
