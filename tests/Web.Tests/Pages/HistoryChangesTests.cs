@@ -62,10 +62,10 @@ public class HistoryChangesTests
         Assert.InRange(levels[^1] / levels[^2], 5, 11); // 2 ms, then 20 ms, on a machine that may be busy
 
         var trend = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/{benchmark.Id}/trend"));
-        Assert.Matches($"<td><a href=\"/runs/{first}\">#{first}</a></td>", trend);
+        Assert.Contains($"⚠ Slower since <a href=\"/runs/{first}\">#{first}</a>", trend);
         Assert.Contains($"<td title=\"⚠ regression: median", trend);
         Assert.Contains("⚠ regression confirmed", trend);
-        Assert.Contains($"compare {before.Count} → {runs.Count(r => r >= first && r <= confirming)} runs", trend);
+        Assert.Contains($"Compare the {before.Count} runs before with the {runs.Count(r => r >= first && r <= confirming)} after", trend);
         Assert.Single(Regex.Matches(WebUtility.HtmlDecode(await client.GetStringAsync("/")), "⚠ regression<"));
         Assert.Contains("confirmed by run", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{confirming}")));
 

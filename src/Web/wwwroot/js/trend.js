@@ -7,13 +7,19 @@
     const c = window.palette;
     const data = JSON.parse(document.getElementById('chart-data').textContent);
     const runs = data.runs;
-    const when = (t) => new Date(t).toISOString().slice(5, 16).replace('T', ' ');
-    const radius = runs.map(p => (p.flagged || p.failed ? 6 : p.outlier ? 5 : 2));
-    const border = runs.map(p => (p.failed ? c.error : p.flagged ? c.flagged : undefined));
+    // Ticks say as much of the time as the span needs: seconds within a few minutes, days across days.
+    const span = runs.length ? runs[runs.length - 1].t - runs[0].t : 0;
+    const iso = (t) => new Date(t).toISOString();
+    const tick = (t) => span < 600e3 ? iso(t).slice(11, 19) : span < 86400e3 ? iso(t).slice(11, 16) : iso(t).slice(5, 16).replace('T', ' ');
+    const when = (t) => iso(t).slice(0, 19).replace('T', ' ');
+    // Per point, by the run it stands for (a scriptable option: the legend, which has no point, gets the plain circle).
+    const point = (ctx) => (ctx.dataIndex === undefined ? undefined : runs[ctx.dataIndex]);
     const line = (label, key) => ({
         label, data: runs.map(p => ({ x: p.t, y: p[key], run: p.run })), borderColor: c.percentile[key], backgroundColor: c.percentile[key],
-        borderDash: c.percentileDash[key], borderWidth: 1, yAxisID: 'ms',
-        pointRadius: radius, pointStyle: runs.map(p => (p.outlier ? 'crossRot' : 'circle')), pointBorderColor: border.map(b => b || c.percentile[key]), pointBorderWidth: 2,
+        borderDash: c.percentileDash[key], borderWidth: 1, yAxisID: 'ms', pointBorderWidth: 2,
+        pointRadius: (ctx) => { const p = point(ctx); return p && (p.flagged || p.failed) ? 6 : p && p.outlier ? 5 : 2; },
+        pointStyle: (ctx) => (point(ctx) && point(ctx).outlier ? 'crossRot' : 'circle'),
+        pointBorderColor: (ctx) => { const p = point(ctx); return p && p.failed ? c.error : p && p.flagged ? c.flagged : c.percentile[key]; },
     });
     // A level is a span at its median; null between spans breaks the line.
     const level = (key) => ({
@@ -52,7 +58,7 @@
         options: {
             animation: false, maintainAspectRatio: false, parsing: false, normalized: true,
             plugins: {
-                legend: { labels: { usePointStyle: true, filter: (item, d) => !d.datasets[item.datasetIndex].level } },
+                legend: { position: window.innerWidth < 600 ? 'bottom' : 'top', labels: { usePointStyle: true, pointStyle: 'circle', filter: (item, d) => !d.datasets[item.datasetIndex].level } },
                 tooltip: {
                     filter: (item) => !item.dataset.level,
                     callbacks: {
@@ -72,7 +78,7 @@
                 },
             },
             scales: {
-                x: { type: 'linear', title: { display: true, text: 'when the run ended (UTC)' }, ticks: { callback: (v) => when(Number(v)), maxRotation: 0, autoSkipPadding: 20 } },
+                x: { type: 'linear', title: { display: true, text: 'when the run ended (UTC)' }, ticks: { callback: (v) => tick(Number(v)), maxRotation: 0, autoSkipPadding: 20 } },
                 ms: { position: 'left', beginAtZero: true, title: { display: true, text: 'latency' }, ticks: { callback: (v) => window.units.tick(Number(v)) } },
                 rps: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: 'successful operations per second' } },
             },
