@@ -21,24 +21,18 @@ public class HistoryUpgradeTests
     {
         using var dir = new TempDirectory();
         var path = dir.File("before-change-rule.db");
-        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
-        {
-            connection.Open();
-            using var command = connection.CreateCommand();
-            command.CommandText = Ef6Database.Sql;
-            command.ExecuteNonQuery();
-        }
+        SqliteFiles.LoadEf6(path);
         await using var services = DatabaseServices.For(path);
         await using (var scope = services.CreateAsyncScope())
             await scope.ServiceProvider.GetRequiredService<BenchDbContext>().GetService<IMigrator>().MigrateAsync(LastBeforeChangeRule);
         // Benchmark 1's history as the old build left it: ten runs at about 5 ms, then four at about 10 ms, each
         // ended and settled for webhooks (its outcome judged by the old rule), no summary stored yet.
         var history = Enumerable.Range(0, 14).Select(i => AddRun(path, i, i < 10 ? 5_000_000 : 10_000_000)).ToList();
-        var before = Rows(path, "SELECT Id, Status, ParametersJson, EndedUtcMs, WebhooksCheckedUtcMs FROM Runs ORDER BY Id");
+        var before = SqliteFiles.Rows(path, "SELECT Id, Status, ParametersJson, EndedUtcMs, WebhooksCheckedUtcMs FROM Runs ORDER BY Id");
 
         await services.MigrateDatabaseAsync();
 
-        Assert.Equal(before, Rows(path, "SELECT Id, Status, ParametersJson, EndedUtcMs, WebhooksCheckedUtcMs FROM Runs ORDER BY Id"));
+        Assert.Equal(before, SqliteFiles.Rows(path, "SELECT Id, Status, ParametersJson, EndedUtcMs, WebhooksCheckedUtcMs FROM Runs ORDER BY Id"));
         await using var after = services.CreateAsyncScope();
         var db = after.ServiceProvider.GetRequiredService<BenchDbContext>();
         var runs = after.ServiceProvider.GetRequiredService<RunHistory>();
@@ -84,18 +78,5 @@ public class HistoryUpgradeTests
         }));
         transaction.Commit();
         return id;
-    }
-
-    static List<string> Rows(string path, string sql)
-    {
-        using var connection = new SqliteConnection($"Data Source={path};Pooling=False;Mode=ReadOnly");
-        connection.Open();
-        using var command = connection.CreateCommand();
-        command.CommandText = sql;
-        using var reader = command.ExecuteReader();
-        var rows = new List<string>();
-        while (reader.Read())
-            rows.Add(string.Join(" | ", Enumerable.Range(0, reader.FieldCount).Select(i => reader.IsDBNull(i) ? "NULL" : Convert.ToString(reader.GetValue(i), System.Globalization.CultureInfo.InvariantCulture))));
-        return rows;
     }
 }

@@ -17,7 +17,7 @@ public class UpgradeFromEf6Tests
     {
         using var dir = new TempDirectory();
         var path = dir.File("ef6.db");
-        Load(path);
+        SqliteFiles.LoadEf6(path);
         var before = Snapshot(path);
         Assert.Equal(Ef6Database.Samples, before["Samples"].Rows.Count);
 
@@ -46,7 +46,7 @@ public class UpgradeFromEf6Tests
     {
         using var dir = new TempDirectory();
         var path = dir.File("ef6.db");
-        Load(path);
+        SqliteFiles.LoadEf6(path);
         await using var services = DatabaseServices.For(path);
         await services.MigrateDatabaseAsync();
         await using var scope = services.CreateAsyncScope();
@@ -73,15 +73,6 @@ public class UpgradeFromEf6Tests
         Assert.True(check!.Finished);
         Assert.Equal(6, check.Runs);
         Assert.Equal(2, check.Interleaved!.Judged);
-    }
-
-    static void Load(string path)
-    {
-        using var connection = new SqliteConnection($"Data Source={path};Pooling=False");
-        connection.Open();
-        using var command = connection.CreateCommand();
-        command.CommandText = Ef6Database.Sql;
-        command.ExecuteNonQuery();
     }
 
     /// <summary>Every row of every table but the migrations history, rendered column by column, in rowid order.</summary>

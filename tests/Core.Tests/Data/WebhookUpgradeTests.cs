@@ -19,13 +19,7 @@ public class WebhookUpgradeTests
     {
         using var dir = new TempDirectory();
         var path = dir.File("before-webhooks.db");
-        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
-        {
-            connection.Open();
-            using var command = connection.CreateCommand();
-            command.CommandText = Ef6Database.Sql;
-            command.ExecuteNonQuery();
-        }
+        SqliteFiles.LoadEf6(path);
         await using var services = DatabaseServices.For(path);
         await using (var scope = services.CreateAsyncScope())
         {
@@ -34,16 +28,16 @@ public class WebhookUpgradeTests
             // A run still waiting in the old file: it is judged when it ends, like any other.
             await db.Database.ExecuteSqlRawAsync("UPDATE Runs SET Status = 'Queued', EndedUtcMs = NULL WHERE Id = (SELECT MAX(Id) FROM Runs)");
         }
-        var runsBefore = Rows(path, "SELECT * FROM Runs ORDER BY Id");
-        var benchmarksBefore = Rows(path, "SELECT * FROM Benchmarks ORDER BY Id");
+        var runsBefore = SqliteFiles.Rows(path, "SELECT * FROM Runs ORDER BY Id");
+        var benchmarksBefore = SqliteFiles.Rows(path, "SELECT * FROM Benchmarks ORDER BY Id");
         // The columns that build had: later migrations add others, which this test does not judge.
-        var columnsOfRuns = string.Join(", ", Columns(path, "Runs").Select(c => $"\"{c}\""));
-        var columnsOfBenchmarks = string.Join(", ", Columns(path, "Benchmarks").Select(c => $"\"{c}\""));
+        var columnsOfRuns = string.Join(", ", SqliteFiles.Columns(path, "Runs").Select(c => $"\"{c}\""));
+        var columnsOfBenchmarks = string.Join(", ", SqliteFiles.Columns(path, "Benchmarks").Select(c => $"\"{c}\""));
 
         await services.MigrateDatabaseAsync();
 
-        Assert.Equal(runsBefore, Rows(path, $"SELECT {columnsOfRuns} FROM Runs ORDER BY Id"));
-        Assert.Equal(benchmarksBefore, Rows(path, $"SELECT {columnsOfBenchmarks} FROM Benchmarks ORDER BY Id"));
+        Assert.Equal(runsBefore, SqliteFiles.Rows(path, $"SELECT {columnsOfRuns} FROM Runs ORDER BY Id"));
+        Assert.Equal(benchmarksBefore, SqliteFiles.Rows(path, $"SELECT {columnsOfBenchmarks} FROM Benchmarks ORDER BY Id"));
         await using var after = services.CreateAsyncScope();
         var upgraded = after.ServiceProvider.GetRequiredService<BenchDbContext>();
         Assert.Empty(await upgraded.Database.GetPendingMigrationsAsync());
@@ -56,18 +50,4 @@ public class WebhookUpgradeTests
         Assert.Null(Assert.Single(runs, r => r.Status == RunStatus.Queued).WebhooksCheckedUtcMs);
     }
 
-    static List<string> Columns(string path, string table) => Rows(path, $"SELECT name FROM pragma_table_info('{table}')");
-
-    static List<string> Rows(string path, string sql)
-    {
-        using var connection = new SqliteConnection($"Data Source={path};Pooling=False;Mode=ReadOnly");
-        connection.Open();
-        using var command = connection.CreateCommand();
-        command.CommandText = sql;
-        using var reader = command.ExecuteReader();
-        var rows = new List<string>();
-        while (reader.Read())
-            rows.Add(string.Join(" | ", Enumerable.Range(0, reader.FieldCount).Select(i => reader.IsDBNull(i) ? "NULL" : Convert.ToString(reader.GetValue(i), System.Globalization.CultureInfo.InvariantCulture))));
-        return rows;
-    }
 }
