@@ -9,8 +9,8 @@ namespace BenchDashboard.Core.Security;
 /// <summary>
 /// Parameters as pages, the API and comparisons show them to anyone but an identified administrator. What can
 /// carry a credential for the target is replaced by a fingerprint: a <c>headers</c> object's values and a
-/// <c>body</c> (an Authorization header), and in a <c>url</c> the user-info and each query value
-/// (<c>https://user:pass@host/?code=…&amp;sig=…</c>). Two runs with different tokens still show as different;
+/// <c>body</c> (an Authorization header), and in a <c>url</c> the user-info, each query value and each query part
+/// without a name (<c>https://user:pass@host/?code=…&amp;sig=…&amp;TOKEN</c>); the same in every variant and step. Two runs with different tokens still show as different;
 /// neither token is readable. A fingerprint is an HMAC under a key of this installation, so a short secret
 /// cannot be confirmed offline by hashing guesses. The stored parameters keep the real values for the runner.
 /// </summary>
@@ -58,14 +58,24 @@ public sealed class ParameterDisplay
             return "(unreadable parameters)";
         }
         if (node is not JsonObject parameters) return parametersJson;
-        if (parameters["headers"] is JsonObject headers)
+        RedactRequest(parameters);
+        // A variant (or a step of a journey) is a request of its own: its url, headers and body as the run's.
+        foreach (var list in new[] { "variants", "steps" })
+            if (parameters[list] is JsonArray items)
+                foreach (var item in items.OfType<JsonObject>())
+                    RedactRequest(item);
+        return parameters.ToJsonString(Json.Options);
+    }
+
+    void RedactRequest(JsonObject request)
+    {
+        if (request["headers"] is JsonObject headers)
             foreach (var name in headers.Select(h => h.Key).ToList())
                 headers[name] = Fingerprint(headers[name]?.ToString());
-        if (parameters["body"] is JsonValue body && body.ToString() is { Length: > 0 } text)
-            parameters["body"] = Fingerprint(text);
-        if (parameters["url"] is JsonValue url && url.ToString() is { Length: > 0 } address)
-            parameters["url"] = Url(address);
-        return parameters.ToJsonString(Json.Options);
+        if (request["body"] is JsonValue body && body.ToString() is { Length: > 0 } text)
+            request["body"] = Fingerprint(text);
+        if (request["url"] is JsonValue url && url.ToString() is { Length: > 0 } address)
+            request["url"] = Url(address);
     }
 
     /// <summary>"https://(hidden, 9 chars, id 1a2b3c4d)@host/path?code=(hidden, 40 chars, id …)": names stay, values go.</summary>
@@ -77,7 +87,9 @@ public sealed class ParameterDisplay
         shown.Append(uri.Authority[(uri.Authority.IndexOf('@') + 1)..]).Append(uri.AbsolutePath);
         if (uri.Query.Length > 1)
             shown.Append('?').Append(string.Join('&', uri.Query[1..].Split('&').Select(pair =>
-                pair.IndexOf('=') is var equals and >= 0 ? $"{pair[..equals]}={Fingerprint(Uri.UnescapeDataString(pair[(equals + 1)..]))}" : pair)));
+                pair.IndexOf('=') is var equals and >= 0 ? $"{pair[..equals]}={Fingerprint(Uri.UnescapeDataString(pair[(equals + 1)..]))}"
+                // A part without "=" (?BAREQUERYSECRET) is all value: a token is sent so as often as a name.
+                : pair.Length > 0 ? Fingerprint(Uri.UnescapeDataString(pair)) : pair)));
         return shown.ToString();
     }
 

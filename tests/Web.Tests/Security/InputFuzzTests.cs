@@ -29,6 +29,8 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         """{"kind":"table","connection":"tables","requests":1}""",
         """{"kind":"http","url":"http://127.0.0.1:1/","model":"open","rate":5,"requests":5,"timeoutMs":1000}""",
         """{"kind":"cache","model":"open","rate":0,"stages":[{"durationSeconds":1,"rate":5}],"keyCount":5}""",
+        """{"kind":"http","url":"http://127.0.0.1:1/","requests":5,"timeoutMs":1000,"variants":[{"name":"a","url":"http://127.0.0.1:1/a?t=1","headers":{"Cookie":"s=1"}},{"name":"b","method":"POST","body":"x"}]}""",
+        """{"kind":"cache","requests":5,"keyCount":5,"variants":[{"name":"A"},{"name":"B","valueBytes":4096}]}""",
     ];
 
     /// <summary>Saved benchmarks as the benchmarks API and its import take them; "NAME" becomes a fresh name.</summary>
@@ -37,6 +39,7 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         """{"name":"NAME","kind":"http","parameters":{"url":"http://127.0.0.1:1/","requests":5,"timeoutMs":1000},"schedule":"*/5 * * * *","timeZone":"Europe/Berlin","thresholds":{"maxP95Ms":50,"trailingRuns":5}}""",
         """{"name":"NAME","kind":"cache","parameters":{"requests":5,"keyCount":5},"enabled":false,"agents":null}""",
         """{"name":"NAME","kind":"fileSystem","parameters":{"directories":["temp"],"fileCount":1,"largeFileMiB":0},"thresholds":{"latency":"service"}}""",
+        """{"name":"NAME","kind":"http","parameters":{"url":"http://127.0.0.1:1/","requests":5,"variants":[{"name":"a","headers":{"Cookie":"s=1"}},{"name":"b","url":"http://127.0.0.1:1/b"}]},"thresholds":{"changeMarginPercent":2,"confirmRuns":4}}""",
     ];
 
     /// <summary>Numbers no field can hold: non-finite (as JSON cannot say them, and as text), past double and long, and text.</summary>
@@ -62,6 +65,8 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         "\"\\ud800\"", "\"\\udc00x\"", "\"a\\r\\nHost: evil\"", "\"\\u0000\"", "[]", "{}", "[null]", "[\"write\",\"write\"]", "{\"a\":{\"b\":1}}",
         "\"" + new string('x', 70_000) + "\"", "\"http://127.0.0.1:0/\"", "\"ftp://x/\"", "\"*/0 * * * *\"", "12.5", "\"12\"",
         "\"open\"", "\"closed\"", "[{\"durationSeconds\":1,\"rate\":5}]", "[{\"durationSeconds\":-1,\"rate\":1e9}]", "[{}]", "[{\"rate\":\"x\"}]",
+        "[{\"name\":\"a\"},{\"name\":\"a\"}]", "[{\"name\":\"a\",\"url\":\"\\u0000\"},{}]", "[{\"headers\":{\"\":\"x\"}},{\"body\":1}]", "[{\"name\":\"a\\u001b[31m\"},{\"name\":\"b\"}]",
+        "[" + string.Join(",", Enumerable.Range(0, 40).Select(i => $"{{\"name\":\"v{i}\"}}")) + "]",
     ];
 
     static readonly string[] Fields =
@@ -69,7 +74,7 @@ public sealed class InputFuzzTests(Xunit.Abstractions.ITestOutputHelper output)
         "kind", "url", "method", "headers", "body", "requests", "durationSeconds", "concurrency", "keepAlive", "timeoutMs", "warmupRequests",
         "backend", "connection", "phases", "keyCount", "valueBytes", "keyPrefix", "cleanup", "directories", "fileCount", "fileBytes",
         "filesPerDirectory", "largeFileMiB", "table", "entityBytes", "operations", "batchSize", "expect100Continue", "nagle", "Url", "REQUESTS", "nope",
-        "model", "rate", "stages",
+        "model", "rate", "stages", "variants", "valueBytes", "changeMarginPercent", "confirmRuns",
         "name", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "maxP95Ms", "latency", "trailingRuns", "benchmarks", "id",
     ];
 
