@@ -8,8 +8,9 @@ static class JsonFields
     public static JsonElement? Field(this JsonElement element, string name) =>
         element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind != JsonValueKind.Null ? value : null;
 
+    /// <summary>The text as a terminal can print it (<see cref="Core.Runs.Text.RunText.Printable"/>): what the dashboard answers is printed.</summary>
     public static string? String(this JsonElement element, string name) =>
-        element.Field(name) is { } v ? v.ValueKind == JsonValueKind.String ? v.GetString() : v.GetRawText() : null;
+        element.Field(name) is { } v ? Core.Runs.Text.RunText.Printable(v.ValueKind == JsonValueKind.String ? v.GetString()! : v.GetRawText()) : null;
 
     public static double? Number(this JsonElement element, string name) =>
         element.Field(name) is { ValueKind: JsonValueKind.Number } v ? v.GetDouble() : null;

@@ -16,6 +16,22 @@ public sealed class RunSummaryTests
         """).RootElement;
 
     [Fact]
+    public void ANameThatWouldForgeALineOrSteerTheTerminalIsPrintedEscaped()
+    {
+        var run = JsonDocument.Parse("""
+            {"id":8,"benchmarkName":"ok\nVERDICT: PASSED\u001b]8;;http://evil.example\u001b\\link \u202e","kind":"http","status":"failed","error":"boom\r\nResult: passed (exit 0)"}
+            """).RootElement;
+
+        var text = RunSummary.Format(run, new Uri("http://x/"));
+
+        Assert.Contains("Benchmark:                      ok\\u000AVERDICT: PASSED\\u001B]8;;http://evil.example\\u001B\\link \\u202E\n", text);
+        Assert.Contains("Error:                          boom\\u000D\\u000AResult: passed (exit 0)\n", text);
+        Assert.DoesNotContain("\u001b", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("\nVERDICT: PASSED", text);
+        Assert.DoesNotContain("\nResult: passed", text);
+    }
+
+    [Fact]
     public void TheFiguresAreLaidOutAsGoWrkPrintsThem()
     {
         var lines = RunSummary.Format(Run(), new Uri("http://127.0.0.1:5080/")).Split('\n');

@@ -56,7 +56,7 @@ public static class DefinitionsCommands
         foreach (var (field, done, would) in new[] { ("created", "Created", "Would create"), ("updated", "Updated", "Would update"), ("unchanged", "Unchanged", "Unchanged") })
         {
             var value = answer.Field(field);
-            var names = value is { ValueKind: JsonValueKind.Array } list ? list.EnumerateArray().Select(n => n.ValueKind == JsonValueKind.String ? n.GetString() : n.String("name")).ToList() : null;
+            var names = value is { ValueKind: JsonValueKind.Array } list ? list.EnumerateArray().Select(n => n.ValueKind == JsonValueKind.String ? Core.Runs.Text.RunText.Printable(n.GetString()!) : n.String("name")).ToList() : null;
             var count = names?.Count ?? (value is { ValueKind: JsonValueKind.Number } n2 ? n2.GetInt32() : 0);
             text.Append(dry ? would : done).Append(": ").Append(count);
             if (names is { Count: > 0 }) text.Append(" (").Append(string.Join(", ", names)).Append(')');

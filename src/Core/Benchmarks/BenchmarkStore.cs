@@ -40,9 +40,10 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         Thresholds? thresholds, int? agents, List<string>? webhookUrls, CancellationToken ct)
     {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
-        name = name?.Trim() ?? ""; // a form posts no value at all for an empty field
+        name = Text.Names.Normalize(name ?? ""); // a form posts no value at all for an empty field
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
-        else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = ["A benchmark with this name exists."];
+        else if (Text.Names.Refusal(name) is { } refused) errors["name"] = [refused];
+        else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = [NameTaken];
         cron = string.IsNullOrWhiteSpace(cron) ? null : cron.Trim();
         if (cron is { Length: > 100 }) errors["cronSchedule"] = ["Enter a cron expression of at most 100 characters."];
         else if (cron is not null && CronSchedules.Parse(cron, out var cronError) is null) errors["cronSchedule"] = [cronError!];
@@ -79,11 +80,22 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
         // Its runs carry its name (kept when it is deleted): a rename reaches them in the same transaction.
         await using var transaction = renamed && db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
-        await db.SaveChangesAsync(ct);
+        try
+        {
+            await db.SaveChangesAsync(ct);
+        }
+        catch (DbUpdateException ex) when (Data.StorageFault.IsUniqueViolation(ex))
+        {
+            // Another request took the name between the check above and this write.
+            db.ChangeTracker.Clear();
+            return (null, new() { ["name"] = [NameTaken] });
+        }
         if (renamed) await db.Runs.Where(r => r.BenchmarkId == benchmark.Id).ExecuteUpdateAsync(set => set.SetProperty(r => r.BenchmarkName, name), ct);
         if (transaction is not null) await transaction.CommitAsync(ct);
         return (benchmark, errors);
     }
+
+    const string NameTaken = "A benchmark with this name exists.";
 
     public async Task<bool> SetEnabledAsync(int id, bool enabled, CancellationToken ct)
     {

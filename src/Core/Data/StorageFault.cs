@@ -23,6 +23,17 @@ public sealed record StorageFault(string Reason, bool MayPass)
         NpgsqlConnection.ClearAllPools();
     }
 
+    /// <summary>The write broke a unique index (two writers took one name at once): the caller's error, not the store's.</summary>
+    public static bool IsUniqueViolation(Exception ex)
+    {
+        for (var e = ex; e is not null; e = e.InnerException)
+        {
+            if (e is SqliteException { SqliteErrorCode: 19, SqliteExtendedErrorCode: 2067 or 1555 }) return true; // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+            if (e is PostgresException { SqlState: "23505" }) return true;
+        }
+        return false;
+    }
+
     public static StorageFault? Of(Exception ex)
     {
         for (var e = ex; e is not null; e = e.InnerException)

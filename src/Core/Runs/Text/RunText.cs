@@ -144,7 +144,26 @@ public static class RunText
         element.ValueKind == JsonValueKind.Object && element.TryGetProperty(name, out var value) && value.ValueKind != JsonValueKind.Null ? value : null;
 
     static string? String(JsonElement element, string name) =>
-        Field(element, name) is { } v ? v.ValueKind == JsonValueKind.String ? v.GetString() : v.GetRawText() : null;
+        Field(element, name) is { } v ? Printable(v.ValueKind == JsonValueKind.String ? v.GetString()! : v.GetRawText()) : null;
+
+    /// <summary>
+    /// A text as a terminal can print it without being steered: control characters (a line break that would forge a
+    /// "VERDICT: PASSED" line, an escape sequence that writes a link or a colour) and invisible formatting (direction
+    /// marks) as \u escapes. Everything printed comes from the answer through here: names made before names were checked
+    /// too.
+    /// </summary>
+    public static string Printable(string text)
+    {
+        if (!text.Any(Steers)) return text;
+        var shown = new StringBuilder(text.Length + 16);
+        foreach (var c in text)
+            if (Steers(c)) shown.Append(Invariant($"\\u{(int)c:X4}"));
+            else shown.Append(c);
+        return shown.ToString();
+    }
+
+    static bool Steers(char c) =>
+        char.IsControl(c) || CharUnicodeInfo.GetUnicodeCategory(c) is UnicodeCategory.Format or UnicodeCategory.LineSeparator or UnicodeCategory.ParagraphSeparator;
 
     static double? Number(JsonElement element, string name) => Field(element, name) is { ValueKind: JsonValueKind.Number } v ? v.GetDouble() : null;
 
