@@ -18,7 +18,10 @@ public static class ApiJson
     /// <summary>The object, or the field errors (and the status: 400, 413 too large, 415 not JSON).</summary>
     public static async Task<(JsonObject? Body, Dictionary<string, string[]> Errors, int Status)> ReadObjectAsync(HttpRequest request, CancellationToken ct)
     {
-        if (request.ContentType is not { } type || !(type.StartsWith("application/json", StringComparison.OrdinalIgnoreCase) || type.Contains("+json", StringComparison.OrdinalIgnoreCase)))
+        // Exactly application/json (a charset may follow): text/plain, or a type that only mentions "+json", is what a
+        // page of another site can send without asking first, so it is not read as JSON.
+        if (!Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(request.ContentType, out var type)
+            || !string.Equals(type.MediaType.Value, "application/json", StringComparison.OrdinalIgnoreCase))
             return (null, Error("body", "Send a JSON object with Content-Type: application/json."), StatusCodes.Status415UnsupportedMediaType);
 
         var buffer = new MemoryStream();

@@ -50,7 +50,33 @@ public static class AccessRules
     /// A request that came through a proxy says so; behind one, "loopback only" means nothing. A trusted proxy's
     /// X-Forwarded-For is consumed by the forwarded-headers middleware, which leaves X-Original-For in its place.
     /// </summary>
-    public static bool CameThroughProxy(IHeaderDictionary headers) =>
-        headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host")
-        || headers.ContainsKey("X-Original-For") || headers.ContainsKey("X-Original-Proto");
+    public static bool CameThroughProxy(HttpRequest request)
+    {
+        var headers = request.Headers;
+        if (headers.ContainsKey("X-Forwarded-For") || headers.ContainsKey("Forwarded") || headers.ContainsKey("X-Forwarded-Host")
+            || headers.ContainsKey("X-Original-For") || headers.ContainsKey("X-Original-Proto") || headers.ContainsKey("Via"))
+            return true;
+        // nginx's proxy_pass as it comes adds none of those, but speaks HTTP/1.0 to the app; browsers speak 1.1 or 2.
+        if (HttpProtocol.IsHttp10(request.Protocol)) return true;
+        // A browser says which page it came from: one on another host came through whatever forwarded it here.
+        return !IsLoopbackAddress(headers.Origin) || !IsLoopbackAddress(headers.Referer);
+    }
+
+    /// <summary>
+    /// A change asked for by another site: a browser that says so (<c>Sec-Fetch-Site</c> other than same-origin or
+    /// none), or an <c>Origin</c> other than this page's own (another port of localhost is another site's page).
+    /// Clients that are not browsers send neither, and are not refused for it.
+    /// </summary>
+    public static bool IsCrossSite(HttpRequest request)
+    {
+        var site = request.Headers["Sec-Fetch-Site"].ToString();
+        if (site.Length > 0 && site is not ("same-origin" or "none")) return true;
+        var origin = request.Headers.Origin.ToString();
+        return origin.Length > 0 && !string.Equals(origin.TrimEnd('/'), $"{request.Scheme}://{request.Host}", StringComparison.OrdinalIgnoreCase);
+    }
+
+    /// <summary>An absent header, or a URL whose host is loopback ("null", the origin of a file or sandbox, is not one).</summary>
+    static bool IsLoopbackAddress(Microsoft.Extensions.Primitives.StringValues header) =>
+        header.Count == 0 || header.ToString().Length == 0
+        || Uri.TryCreate(header.ToString(), UriKind.Absolute, out var uri) && (uri.Host == "localhost" || IPAddress.TryParse(uri.Host.Trim('[', ']'), out var ip) && IPAddress.IsLoopback(ip));
 }

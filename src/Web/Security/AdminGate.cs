@@ -29,7 +29,15 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
     {
         var admin = IsAdmin(context);
         context.Items[AdminItem] = admin || IsLocalMode(context);
-        var needsAdmin = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path) || !options.Value.PublicRead;
+        var changes = AccessRules.NeedsAdmin(context.Request.Method, context.Request.Path);
+        var needsAdmin = changes || !options.Value.PublicRead;
+        if (changes && !admin && IsLocalMode(context) && AccessRules.IsCrossSite(context.Request) && !AccessRules.IsAlwaysOpen(context.Request.Path))
+        {
+            // Local mode trusts whoever is at this machine, not a page of another site their browser has open.
+            await Results.Problem(statusCode: StatusCodes.Status403Forbidden, title: "A page of another site may not change anything here",
+                detail: $"This request came from {Shown(context.Request.Headers.Origin.ToString())}, not from this dashboard's own pages ({context.Request.Scheme}://{context.Request.Host}). Send it from the dashboard, or with the administrator's key.").ExecuteAsync(context);
+            return;
+        }
         if (!needsAdmin || admin || AccessRules.IsAlwaysOpen(context.Request.Path) || !Required(context))
         {
             await next(context);
@@ -60,13 +68,15 @@ public sealed class AdminGate(RequestDelegate next, IOptions<AuthOptions> option
         return trustEasyAuth && principal.Length > 0 && o.Admins.Contains(principal, StringComparer.OrdinalIgnoreCase);
     }
 
+    static string Shown(string origin) => origin.Length == 0 ? "another site" : origin.Length > 100 ? origin[..100] + "…" : origin;
+
     bool IsLocalMode(HttpContext context) =>
         options.Value.Required.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase) && !Required(context);
 
     bool Required(HttpContext context)
     {
         // A proxy in front makes even a loopback-only app reachable by anyone who reaches the proxy.
-        if (options.Value.Required.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase) && AccessRules.CameThroughProxy(context.Request.Headers)) return true;
+        if (options.Value.Required.Trim().Equals("auto", StringComparison.OrdinalIgnoreCase) && AccessRules.CameThroughProxy(context.Request)) return true;
         if (required is { } known) return known;
         var setting = options.Value.Required.Trim().ToLowerInvariant();
         var addresses = server.Features.Get<IServerAddressesFeature>()?.Addresses ?? [];

@@ -167,4 +167,65 @@ public class AdminGateTests
     [InlineData(false, "http://127.0.0.1:5080", "http://10.0.0.4:5080")]
     public void OnlyLoopbackAddressesCountAsLoopbackOnly(bool expected, params string[] addresses) =>
         Assert.Equal(expected, AccessRules.LoopbackOnly(addresses));
+
+    [Fact]
+    public async Task InLocalModeAPageOfAnotherSiteChangesNothingWhateverItSends()
+    {
+        await using var app = new DashboardFactory(); // Development, loopback, no proxy: the local mode
+        var client = app.CreateClient();
+        var own = client.BaseAddress!.GetLeftPart(UriPartial.Authority); // the in-memory server's own origin
+        HttpRequestMessage Post(string path, string? body, string contentType = "application/json", params (string, string)[] headers)
+        {
+            var request = new HttpRequestMessage(HttpMethod.Post, path);
+            if (body is not null)
+            {
+                request.Content = new ByteArrayContent(System.Text.Encoding.UTF8.GetBytes(body));
+                request.Content.Headers.TryAddWithoutValidation("Content-Type", contentType); // as a browser sends it, parsed or not
+            }
+            foreach (var (name, value) in headers) request.Headers.TryAddWithoutValidation(name, value);
+            return request;
+        }
+        var cache = System.Text.Json.JsonSerializer.Serialize(CacheRun);
+
+        // What a browser sends across sites without asking first: a text body that only mentions JSON.
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, (await client.SendAsync(Post("/api/runs", cache, "text/plain; x=+json"))).StatusCode);
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, (await client.SendAsync(Post("/api/runs", cache, "application/vnd.example+json"))).StatusCode);
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, (await client.SendAsync(Post("/api/benchmarks/import", "{\"benchmarks\":[]}", "text/plain"))).StatusCode);
+        // A page of another site, another port of localhost included (the same site to a browser, another origin).
+        // (A page on a host other than this machine is not local at all: the key is asked for, 401.)
+        foreach (var headers in new[] { new[] { ("Origin", "http://localhost:5196") }, [("Origin", "https://evil.example")], [("Sec-Fetch-Site", "cross-site")], [("Sec-Fetch-Site", "same-site"), ("Origin", "http://localhost:5196")] })
+            foreach (var (path, body) in new[] { ("/api/runs", cache), ("/api/runs/1/cancel", null), ("/api/benchmarks/import", "{\"benchmarks\":[]}"), ("/api/benchmarks/1/runs", null) })
+            {
+                var status = (await client.SendAsync(Post(path, body, headers: headers))).StatusCode;
+                Assert.True(status is HttpStatusCode.Forbidden or HttpStatusCode.Unauthorized, $"{path} with {string.Join(", ", headers)}: {status}");
+            }
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+
+        // The dashboard's own pages, and clients that are not browsers, still may.
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Post("/api/runs", cache, headers: [("Origin", own), ("Sec-Fetch-Site", "same-origin")]))).StatusCode);
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Post("/api/runs", cache, "application/json; charset=utf-8"))).StatusCode);
+    }
+
+    [Fact]
+    public async Task AProxyThatAddsNoForwardingHeaderStillEndsTheLocalMode()
+    {
+        await using var app = new DashboardFactory(new() { ["Auth:ApiKey"] = Key });
+        var client = app.CreateClient();
+        var id = await DashboardFactory.CreateRunAsync(client, new { kind = "http", url = "http://127.0.0.1:1/", requests = 1, timeoutMs = 500, headers = new Dictionary<string, string> { ["Authorization"] = "Bearer mine" } });
+        await DashboardFactory.WaitForEndAsync(client, id);
+
+        // nginx's proxy_pass as it comes: HTTP/1.0 to the app, no X-Forwarded-For.
+        var viaNginx = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(CacheRun), Version = HttpVersion.Version10, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.SendAsync(viaNginx)).StatusCode);
+        var read = new HttpRequestMessage(HttpMethod.Get, $"/api/runs/{id}") { Version = HttpVersion.Version10, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
+        Assert.DoesNotContain("Bearer mine", await (await client.SendAsync(read)).Content.ReadAsStringAsync());
+        // A browser behind any proxy says which page it came from, on a host that is not this machine.
+        var fromAfar = new HttpRequestMessage(HttpMethod.Get, $"/runs/{id}");
+        fromAfar.Headers.Referrer = new Uri("https://bench.public.example/runs");
+        Assert.DoesNotContain("Bearer mine", await (await client.SendAsync(fromAfar)).Content.ReadAsStringAsync());
+        var via = new HttpRequestMessage(HttpMethod.Post, "/api/runs") { Content = JsonContent.Create(CacheRun) };
+        via.Headers.Via.ParseAdd("1.1 proxy.example");
+        Assert.Equal(HttpStatusCode.Unauthorized, (await client.SendAsync(via)).StatusCode);
+        Assert.Contains("Bearer mine", await client.GetStringAsync($"/api/runs/{id}")); // this machine's own reader still is the administrator
+    }
 }
