@@ -37,6 +37,7 @@ public static class RunnerServices
         services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<RunnerIdentity>();
         services.AddSingleton<RunStore>();
+        services.AddScoped<RunRequirements>();
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();

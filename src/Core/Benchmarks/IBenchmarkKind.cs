@@ -70,6 +70,12 @@ public interface IBenchmarkKind
 
     /// <summary>Whether its runs can be spread over runner agents at all (<see cref="Split"/> can divide them): forms show the agents field only then.</summary>
     bool SpreadsOverAgents { get; }
+
+    /// <summary>
+    /// The named connection strings (ConnectionStrings:NAME) a runner needs to run these parameters: a runner without
+    /// one leaves the run to a runner that has it.
+    /// </summary>
+    IReadOnlyList<string> Connections(object parameters);
 }
 
 /// <summary>A kind whose parameters are a <typeparamref name="TParameters"/> record: the typed half of <see cref="IBenchmarkKind"/>.</summary>
@@ -91,6 +97,8 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
 
     public virtual bool SpreadsOverAgents => false;
 
+    public virtual IReadOnlyList<string> Connections(TParameters parameters) => [];
+
     public virtual Agents.ShardSplit Split(TParameters parameters, int shards) =>
         Agents.ShardSplit.Refused($"{Title} runs measure storage this dashboard's runner reaches; only HTTP runs are spread over agents.");
 
@@ -111,6 +119,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         Figures((TParameters)parameters, series, samples);
     Agents.ShardSplit IBenchmarkKind.Split(object parameters, int shards) => Split((TParameters)parameters, shards);
+    IReadOnlyList<string> IBenchmarkKind.Connections(object parameters) => Connections((TParameters)parameters);
 }
 
 /// <summary>How much a run will do: measured operations and how long, either or both when known.</summary>

@@ -29,6 +29,12 @@ public sealed class Run
     /// <summary>Set by the runner every few seconds while running; a stale value means the runner died.</summary>
     public long? HeartbeatUtcMs { get; set; }
     public string? RunnerName { get; set; }
+
+    /// <summary>
+    /// While queued: why a runner that looked at it left it to another ("a runner with the connection string 'cache9'"),
+    /// for its page; cleared when one claims it.
+    /// </summary>
+    public string? WaitingFor { get; set; }
     public bool CancelRequested { get; set; }
 
     /// <summary>Requests finished so far (warm-up included), for live progress.</summary>

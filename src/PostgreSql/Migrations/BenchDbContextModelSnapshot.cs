@@ -262,6 +262,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.Property<string>("SummaryJson")
                         .HasColumnType("text");
 
+                    b.Property<string>("WaitingFor")
+                        .HasColumnType("text");
+
                     b.Property<long?>("WebhooksCheckedUtcMs")
                         .HasColumnType("bigint");
 

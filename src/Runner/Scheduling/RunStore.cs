@@ -49,11 +49,20 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var max = options.Value.MaxParallelRuns;
         var anyRunner = options.Value.ParallelLimit == ParallelLimit.Database;
-        while (true)
+        var requirements = scope.ServiceProvider.GetRequiredService<RunRequirements>();
+        var runnerName = RunnerName;
+        var queued = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id)
+            .Select(r => new { r.Id, r.Kind, r.ParametersJson, r.WaitingFor }).Take(QueuedLookedAt).ToListAsync(ct);
+        foreach (var candidate in queued)
         {
-            var candidate = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id).Select(r => (long?)r.Id).FirstOrDefaultAsync(ct);
-            if (candidate is not { } id) return null;
-            var runnerName = RunnerName;
+            var id = candidate.Id;
+            // A run this runner cannot run is left to one that can, saying what it waits for; the next one is looked at.
+            if (requirements.Missing(candidate.Kind, candidate.ParametersJson, runnerName) is { } missing)
+            {
+                if (candidate.WaitingFor != missing)
+                    await db.Runs.Where(r => r.Id == id && r.Status == RunStatus.Queued).ExecuteUpdateAsync(set => set.SetProperty(r => r.WaitingFor, missing), ct);
+                continue;
+            }
             // One UPDATE, which SQLite executes alone: the claim, the order between claimers and the limit hold under races.
             // PostgreSQL runs UPDATEs side by side, each counting the running runs without the others' claims; an
             // advisory lock held to the commit makes claims take turns across every process on the database. On
@@ -71,19 +80,24 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
                     .SetProperty(r => r.Status, RunStatus.Running)
                     .SetProperty(r => r.StartedUtcMs, now)
                     .SetProperty(r => r.HeartbeatUtcMs, now)
-                    .SetProperty(r => r.RunnerName, runnerName), ct);
+                    .SetProperty(r => r.RunnerName, runnerName)
+                    .SetProperty(r => r.WaitingFor, (string?)null), ct);
             await transaction.CommitAsync(ct);
             if (claimed == 1)
             {
                 processing[id] = 0;
                 return await db.Runs.AsNoTracking().FirstAsync(r => r.Id == id, ct);
             }
-            // Another runner (or a cancel) got there first, or the limit is reached: look again, or stop.
-            if (await db.Runs.CountAsync(r => r.Status == RunStatus.Running && (anyRunner || r.RunnerName == RunnerName), ct) >= max) return null;
+            // Another runner (or a cancel) got there first, or the limit is reached: look at the next, or stop.
+            if (await db.Runs.CountAsync(r => r.Status == RunStatus.Running && (anyRunner || r.RunnerName == runnerName), ct) >= max) return null;
             // An older run of the other claimer's waits first.
             if (await db.Runs.AnyAsync(r => r.Status == RunStatus.Queued && r.Id < id && (r.Agents != null) != withAgents, ct)) return null;
         }
+        return null;
     }
+
+    /// <summary>How many of the oldest queued runs one claim looks at (past those this runner cannot run).</summary>
+    const int QueuedLookedAt = 50;
 
     /// <summary>
     /// Ends runs whose runner is gone: this runner's own from before a restart (it holds their runner's name,

@@ -68,7 +68,7 @@ public sealed record RunDto(
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
-    OutcomeDto? Outcome = null)
+    OutcomeDto? Outcome = null, string? WaitingFor = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -98,7 +98,8 @@ public sealed record RunDto(
         run.CachingEvidenceJson is null ? null : Json.Deserialize<CachingEvidence>(run.CachingEvidenceJson),
         run.NotesJson is null ? null : Json.Deserialize<RunNotes>(run.NotesJson),
         stats is null ? null : StatsDto.From(stats),
-        series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson), AgentsAsked: run.Agents, Agents: RunAgentDto.List(run, null));
+        series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson), AgentsAsked: run.Agents, Agents: RunAgentDto.List(run, null),
+        WaitingFor: run.Status == RunStatus.Queued ? run.WaitingFor : null);
 
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
 }

@@ -28,5 +28,9 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
     /// <summary>Each phase runs the load once.</summary>
     public override PlannedLoad? Planned(CacheParameters p) => PlannedLoad.Of(p, Math.Max(1, p.Phases?.Count ?? 1));
 
+    public override IReadOnlyList<string> Connections(CacheParameters p) =>
+        (p.Variants is { Count: > 0 } ? p.Resolved().Select(v => v.Parameters) : [p])
+            .Where(v => v.Backend != CacheBackend.Memory && v.Connection is { Length: > 0 }).Select(v => v.Connection!).Distinct().ToList();
+
     public override CacheParameters IdenticalVariants(CacheParameters plain) => plain with { Variants = [new() { Name = "A" }, new() { Name = "B" }], InterleaveBlock = 1 };
 }

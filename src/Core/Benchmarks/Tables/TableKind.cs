@@ -28,5 +28,7 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     public override string? BaselineSeries(TableParameters p) => p.Baseline()?.Series;
 
     /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>
+    public override IReadOnlyList<string> Connections(TableParameters p) => p.Connection is { Length: > 0 } name ? [name] : [];
+
     public override object? Figures(TableParameters p, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) => TableVariantFigures.From(p, series, samples);
 }

@@ -248,6 +248,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<string>("SummaryJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("WaitingFor")
+                        .HasColumnType("TEXT");
+
                     b.Property<long?>("WebhooksCheckedUtcMs")
                         .HasColumnType("INTEGER");
 
