@@ -37,7 +37,6 @@ public static class RunnerServices
         services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddSingleton<RunnerIdentity>();
         services.AddSingleton<RunStore>();
-        services.AddScoped<RunRequirements>();
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();

@@ -32,6 +32,7 @@ public static class ViewerCache
         }
         var runs = await db.Runs.AsNoTracking().GroupBy(_ => 1)
             .Select(g => new { Count = g.Count(), Last = g.Max(r => r.Id), Beat = g.Max(r => r.HeartbeatUtcMs), Ended = g.Max(r => r.EndedUtcMs), Queued = g.Count(r => r.Status == Core.Runs.RunStatus.Queued) })
+            .OrderBy(g => g.Last) // one group at most: ordered only so that EF Core does not warn of a First without an order
             .FirstOrDefaultAsync(ct);
         return runs is null ? "empty" : $"{runs.Count}/{runs.Last}/{runs.Beat}/{runs.Ended}/{runs.Queued}";
     }

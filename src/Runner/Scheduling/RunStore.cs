@@ -49,7 +49,7 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var max = options.Value.MaxParallelRuns;
         var anyRunner = options.Value.ParallelLimit == ParallelLimit.Database;
-        var requirements = scope.ServiceProvider.GetRequiredService<RunRequirements>();
+        var requirements = ActivatorUtilities.CreateInstance<RunRequirements>(scope.ServiceProvider);
         var runnerName = RunnerName;
         var queued = await db.Runs.Where(r => r.Status == RunStatus.Queued && (r.Agents != null) == withAgents).OrderBy(r => r.Id)
             .Select(r => new { r.Id, r.Kind, r.ParametersJson, r.WaitingFor }).Take(QueuedLookedAt).ToListAsync(ct);

@@ -49,7 +49,7 @@ public sealed class HistoryOnTempDiskTests
     [Fact]
     public async Task OnAppServiceWithTheFileOnADurableDiskNoPageSaysIt()
     {
-        var durable = Path.Combine(AppContext.BaseDirectory, $"durable-{Guid.NewGuid():N}", "bench.db");
+        var durable = Path.Combine(OutsideTemp(), $"durable-{Guid.NewGuid():N}", "bench.db");
         try
         {
             await using var dashboard = new DashboardFactory(new() { ["WEBSITE_INSTANCE_ID"] = "5f3e0c1a9b", ["Database:Path"] = durable, ["Runner:Process"] = "None" });
@@ -61,5 +61,30 @@ public sealed class HistoryOnTempDiskTests
             Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
             Directory.Delete(Path.GetDirectoryName(durable)!, recursive: true);
         }
+    }
+
+    /// <summary>
+    /// A folder this test may write to that is not under the temp directory: the build folder is, when the checkout is
+    /// (CI may clone anywhere), so the first of a few candidates that is not.
+    /// </summary>
+    static string OutsideTemp()
+    {
+        var temp = Path.GetFullPath(Path.GetTempPath());
+        string[] candidates = [AppContext.BaseDirectory, Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), "/var/tmp", Directory.GetCurrentDirectory()];
+        foreach (var candidate in candidates.Where(c => c.Length > 0).Select(Path.GetFullPath))
+        {
+            if (candidate.StartsWith(temp, StringComparison.Ordinal)) continue;
+            try
+            {
+                var probe = Path.Combine(candidate, $"probe-{Guid.NewGuid():N}");
+                Directory.CreateDirectory(probe);
+                Directory.Delete(probe);
+                return candidate;
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+        throw new InvalidOperationException($"No writable folder outside {temp} to stand for a durable disk among: {string.Join(", ", candidates)}.");
     }
 }
