@@ -53,6 +53,8 @@ builder.Services.AddRunnerFor(builder.Configuration);
 builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-dashboard", BenchDashboard.Runner.Telemetry.TelemetrySetup.AspNetCoreMeters);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();
+// The key ring in the results database encrypted with KeyRing:Certificate* when set (/healthz says when it is not).
+BenchDashboard.Web.Security.KeyRingProtection.Configure(builder.Services, builder.Configuration);
 
 var app = builder.Build();
 

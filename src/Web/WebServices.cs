@@ -53,7 +53,8 @@ public static class WebServices
         // /healthz, for App Service's health check and swap warm-up (WEBSITE_SWAP_WARMUP_PING_PATH).
         services.AddHealthChecks()
             .AddCheck<Health.DatabaseHealthCheck>("database")
-            .AddCheck<Health.RunnerHealthCheck>("runner");
+            .AddCheck<Health.RunnerHealthCheck>("runner")
+            .AddCheck<KeyRingHealthCheck>("keyRing");
         // Each kind's parameters as its own schema in the body of POST /api/runs, discriminated by "kind".
         services.AddOpenApi(openApi =>
         {
