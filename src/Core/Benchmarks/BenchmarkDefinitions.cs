@@ -67,6 +67,17 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
         store.SaveAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None, input.Agents, input.TimeZone ?? "",
             input.Webhooks ?? []);
 
+    /// <summary>As <see cref="SaveAsync"/>, validated and put in the context but not written (an import writes all at once).</summary>
+    internal async Task<(Benchmark? Pending, Dictionary<string, string[]> Errors)> PrepareAsync(int? id, BenchmarkInput input, CancellationToken ct)
+    {
+        var (pending, errors, _) = await store.PrepareAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None,
+            input.Agents, input.TimeZone ?? "", input.Webhooks ?? []);
+        return (pending, errors);
+    }
+
+    /// <summary>Writes what <see cref="PrepareAsync"/> put in the context, in one statement batch.</summary>
+    internal Task<Dictionary<string, string[]>?> SaveChangesAsync(CancellationToken ct) => store.SaveChangesAsync(ct);
+
     bool Matches(Benchmark benchmark, IReadOnlyCollection<string>? ifMatch) =>
         ifMatch is null || ifMatch.Contains("*") || ifMatch.Contains(ETagOf(benchmark));
 

@@ -7,43 +7,55 @@ namespace BenchDashboard.Core.Benchmarks;
 public sealed record ImportResult(bool DryRun, IReadOnlyList<string> Created, IReadOnlyList<string> Updated, IReadOnlyList<string> Unchanged);
 
 /// <summary>
-/// Benchmark definitions from a file, created or updated by name, all or nothing: every definition is saved in one
-/// transaction, which is rolled back if any is refused (or for a dry run), so the answer to a dry run is exactly
-/// what the import would do. Errors are keyed <c>benchmarks[i].field</c> and their messages name the benchmark.
+/// Benchmark definitions from a file, created or updated by name, all or nothing. Every definition is validated first,
+/// with nothing written and no lock held; only when all are valid (and it is not a dry run) are they written, in one
+/// short transaction. A run that is storing samples meanwhile waits for that write alone (milliseconds for a thousand),
+/// not for the validation of the whole document. Errors are keyed <c>benchmarks[i].field</c> and name the benchmark.
 /// </summary>
 public sealed class BenchmarkImport(BenchDbContext db, BenchmarkDefinitions definitions)
 {
+    /// <summary>Benchmarks in one document at most: a larger file is split, so no single write holds the store for long.</summary>
+    public const int MaxBenchmarks = 2_000;
+
     /// <param name="inputs">The document's benchmarks in order; null for one that could not be read (its errors are the caller's), which makes the import fail.</param>
     public async Task<(ImportResult? Result, Dictionary<string, string[]> Errors)> ImportAsync(IReadOnlyList<BenchmarkInput?> inputs, bool dryRun, CancellationToken ct)
     {
         var errors = new Dictionary<string, string[]>();
+        if (inputs.Count > MaxBenchmarks)
+            return (null, new() { ["benchmarks"] = [$"A document holds at most {MaxBenchmarks:N0} benchmarks; this one has {inputs.Count:N0}. Import it in parts."] });
         var firstOfName = new Dictionary<string, int>(StringComparer.Ordinal);
         for (var i = 0; i < inputs.Count; i++)
-            if (inputs[i]?.Name?.Trim() is { Length: > 0 } name && !firstOfName.TryAdd(name, i))
+            if (inputs[i]?.Name is { } given && Text.Names.Normalize(given) is { Length: > 0 } name && !firstOfName.TryAdd(name, i))
                 errors[$"benchmarks[{i}].name"] = [$"'{name}' is also benchmarks[{firstOfName[name]}]: a document defines each benchmark once."];
 
         List<string> created = [], updated = [], unchanged = [];
-        await using var transaction = await db.Database.BeginTransactionAsync(ct);
         var existing = await db.Benchmarks.AsNoTracking().ToDictionaryAsync(b => b.Name, ct);
-        for (var i = 0; i < inputs.Count; i++)
+        try
         {
-            if (inputs[i] is not { } input || errors.ContainsKey($"benchmarks[{i}].name")) continue;
-            var name = input.Name?.Trim() ?? "";
-            var before = existing.GetValueOrDefault(name);
-            var (saved, refused) = await definitions.SaveAsync(before?.Id, input, ct);
-            var label = name.Length > 0 ? $"'{name}'" : $"benchmarks[{i}]";
-            foreach (var (field, messages) in refused)
-                errors[$"benchmarks[{i}].{BenchmarkDefinitions.ApiField(field)}"] = messages.Select(m => $"{label}: {m}").ToArray();
-            if (saved is null) continue;
-            (before is null ? created : BenchmarkDefinition.Of(before) == BenchmarkDefinition.Of(saved) ? unchanged : updated).Add(saved.Name);
+            for (var i = 0; i < inputs.Count; i++)
+            {
+                if (inputs[i] is not { } input || errors.ContainsKey($"benchmarks[{i}].name")) continue;
+                var name = Text.Names.Normalize(input.Name ?? "");
+                var before = existing.GetValueOrDefault(name);
+                var (pending, refused) = await definitions.PrepareAsync(before?.Id, input, ct);
+                var label = name.Length > 0 ? $"'{name}'" : $"benchmarks[{i}]";
+                foreach (var (field, messages) in refused)
+                    errors[$"benchmarks[{i}].{BenchmarkDefinitions.ApiField(field)}"] = messages.Select(m => $"{label}: {m}").ToArray();
+                if (pending is null) continue;
+                (before is null ? created : BenchmarkDefinition.Of(before) == BenchmarkDefinition.Of(pending) ? unchanged : updated).Add(pending.Name);
+            }
+            if (errors.Count > 0 || inputs.Any(i => i is null)) return (null, errors);
+            if (dryRun) return (new ImportResult(true, created, updated, unchanged), errors);
+
+            await using var transaction = await db.Database.BeginTransactionAsync(ct);
+            if (await definitions.SaveChangesAsync(ct) is { } taken)
+                return (null, taken.ToDictionary(e => $"benchmarks.{e.Key}", e => e.Value.Select(m => $"{m} (created by another request during this import)").ToArray()));
+            await transaction.CommitAsync(ct);
+            return (new ImportResult(false, created, updated, unchanged), errors);
         }
-        if (errors.Count > 0 || dryRun || inputs.Any(i => i is null))
+        finally
         {
-            await transaction.RollbackAsync(ct);
-            db.ChangeTracker.Clear(); // what was added or changed is not in the database: nothing may save it later
-            return errors.Count > 0 || inputs.Any(i => i is null) ? (null, errors) : (new ImportResult(true, created, updated, unchanged), errors);
+            db.ChangeTracker.Clear(); // what was not written must not be written by a later save on this context
         }
-        await transaction.CommitAsync(ct);
-        return (new ImportResult(false, created, updated, unchanged), errors);
     }
 }

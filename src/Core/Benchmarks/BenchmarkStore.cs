@@ -22,6 +22,40 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null,
         IEnumerable<string>? webhookUrls = null)
     {
+        var (benchmark, errors, renamed) = await PrepareAsync(id, name, parameters, cron, enabled, ct, thresholds, agents, timeZone, webhookUrls);
+        if (benchmark is null) return (null, errors);
+        // Its runs carry its name (kept when it is deleted): a rename reaches them in the same transaction.
+        await using var transaction = renamed && db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
+        if (await SaveChangesAsync(ct) is { } taken) return (null, taken);
+        if (renamed) await db.Runs.Where(r => r.BenchmarkId == benchmark.Id).ExecuteUpdateAsync(set => set.SetProperty(r => r.BenchmarkName, benchmark.Name), ct);
+        if (transaction is not null) await transaction.CommitAsync(ct);
+        return (benchmark, errors);
+    }
+
+    /// <summary>Writes what <see cref="PrepareAsync"/> prepared; a name another request took meanwhile is the name's error.</summary>
+    internal async Task<Dictionary<string, string[]>?> SaveChangesAsync(CancellationToken ct)
+    {
+        try
+        {
+            await db.SaveChangesAsync(ct);
+            return null;
+        }
+        catch (DbUpdateException ex) when (Data.StorageFault.IsUniqueViolation(ex))
+        {
+            db.ChangeTracker.Clear();
+            return new() { ["name"] = [NameTaken] };
+        }
+    }
+
+    /// <summary>
+    /// Validates a benchmark and puts it in the context (added, or loaded and changed) without writing anything: the
+    /// caller saves (<see cref="SaveChangesAsync"/>), or clears the context to drop it. Returns field errors and no
+    /// benchmark when any; <c>Renamed</c> when an existing benchmark's name changes.
+    /// </summary>
+    internal async Task<(Benchmark? Pending, Dictionary<string, string[]> Errors, bool Renamed)> PrepareAsync(
+        int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null,
+        IEnumerable<string>? webhookUrls = null)
+    {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
         Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
@@ -32,17 +66,12 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
             if (refused is not null) errors["webhookUrls"] = [refused];
         }
         // Serialized only once valid (an invalid value such as NaN may not be serializable); with errors nothing is stored.
-        return await SaveAsync(id, name, kind.Name, errors.Count > 0 ? "" : Json.Serialize(parameters), errors, cron, timeZone, enabled, thresholds, agents, hooks, ct);
-    }
+        var parametersJson = errors.Count > 0 ? "" : Json.Serialize(parameters);
 
-    async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
-        int? id, string name, string kind, string parametersJson, Dictionary<string, string[]> errors, string? cron, string? timeZone, bool enabled,
-        Thresholds? thresholds, int? agents, List<string>? webhookUrls, CancellationToken ct)
-    {
         foreach (var (field, messages) in thresholds?.Validate() ?? []) errors[field] = messages;
         name = Text.Names.Normalize(name ?? ""); // a form posts no value at all for an empty field
         if (name.Length is 0 or > 200) errors["name"] = ["Enter a name of 1 to 200 characters."];
-        else if (Text.Names.Refusal(name) is { } refused) errors["name"] = [refused];
+        else if (Text.Names.Refusal(name) is { } refusedName) errors["name"] = [refusedName];
         else if (await db.Benchmarks.AnyAsync(b => b.Name == name && b.Id != id, ct)) errors["name"] = [NameTaken];
         cron = string.IsNullOrWhiteSpace(cron) ? null : cron.Trim();
         if (cron is { Length: > 100 }) errors["cronSchedule"] = ["Enter a cron expression of at most 100 characters."];
@@ -50,25 +79,25 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         timeZone = timeZone?.Trim() is { Length: 0 } ? CronSchedules.DefaultTimeZone : timeZone?.Trim();
         if (timeZone is not null && CronSchedules.FindZone(timeZone) is null)
             errors["timeZone"] = [$"Unknown time zone '{(timeZone.Length > 64 ? timeZone[..64] + "…" : timeZone)}': enter an IANA name such as UTC, Europe/Berlin or America/New_York."];
-        if (errors.Count > 0) return (null, errors);
+        if (errors.Count > 0) return (null, errors, false);
 
         var now = time.GetUtcNow().ToUnixTimeMilliseconds();
         Benchmark? benchmark;
         if (id is { } existing)
         {
             benchmark = await db.Benchmarks.FirstOrDefaultAsync(b => b.Id == existing, ct);
-            if (benchmark is null) return (null, new() { ["id"] = ["No such benchmark."] });
+            if (benchmark is null) return (null, new() { ["id"] = ["No such benchmark."] }, false);
             // Its runs were all of one kind; a different kind is a different benchmark.
-            if (benchmark.Kind != kind) return (null, new() { ["kind"] = [$"This is a {kinds.Find(benchmark.Kind)?.Title ?? benchmark.Kind} benchmark; its kind cannot change. Create a new benchmark instead."] });
+            if (benchmark.Kind != kind.Name) return (null, new() { ["kind"] = [$"This is a {kinds.Find(benchmark.Kind)?.Title ?? benchmark.Kind} benchmark; its kind cannot change. Create a new benchmark instead."] }, false);
         }
         else
         {
-            benchmark = new Benchmark { Name = name, Kind = kind, ParametersJson = "{}", CreatedUtcMs = now };
+            benchmark = new Benchmark { Name = name, Kind = kind.Name, ParametersJson = "{}", CreatedUtcMs = now };
             db.Benchmarks.Add(benchmark);
         }
         var renamed = id is not null && benchmark.Name != name;
         benchmark.Name = name;
-        benchmark.Kind = kind;
+        benchmark.Kind = kind.Name;
         benchmark.ParametersJson = parametersJson;
         timeZone ??= benchmark.TimeZone;
         if (benchmark.CronSchedule != cron || benchmark.TimeZone != timeZone) benchmark.LastScheduledUtcMs = now; // a new schedule starts from now
@@ -76,23 +105,9 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         benchmark.TimeZone = timeZone;
         benchmark.Enabled = enabled;
         benchmark.Agents = agents;
-        if (webhookUrls is not null) benchmark.WebhookUrls = webhookUrls;
+        if (hooks is not null) benchmark.WebhookUrls = hooks;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
-        // Its runs carry its name (kept when it is deleted): a rename reaches them in the same transaction.
-        await using var transaction = renamed && db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
-        try
-        {
-            await db.SaveChangesAsync(ct);
-        }
-        catch (DbUpdateException ex) when (Data.StorageFault.IsUniqueViolation(ex))
-        {
-            // Another request took the name between the check above and this write.
-            db.ChangeTracker.Clear();
-            return (null, new() { ["name"] = [NameTaken] });
-        }
-        if (renamed) await db.Runs.Where(r => r.BenchmarkId == benchmark.Id).ExecuteUpdateAsync(set => set.SetProperty(r => r.BenchmarkName, name), ct);
-        if (transaction is not null) await transaction.CommitAsync(ct);
-        return (benchmark, errors);
+        return (benchmark, errors, renamed);
     }
 
     const string NameTaken = "A benchmark with this name exists.";

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Web.Tests.Api;
 
@@ -141,5 +142,48 @@ public class BenchmarkFilesApiTests
         var problem = await ImportAsync(Admin(app), document, expected: HttpStatusCode.BadRequest);
 
         Assert.True(problem.GetProperty("errors").TryGetProperty(field, out _), problem.ToString());
+    }
+
+    static StringContent Document(int count, string prefix) => new(System.Text.Json.JsonSerializer.Serialize(new
+    {
+        benchmarks = Enumerable.Range(0, count).Select(i => new { name = $"{prefix} {i:D5}", kind = "http", parameters = new { url = $"http://127.0.0.1:1/x?i={i}", requests = 10 } }),
+    }), System.Text.Encoding.UTF8, "application/json");
+
+    [Fact]
+    public async Task ADocumentOfMoreThanTwoThousandBenchmarksIsRefusedWholeNamingTheLimit()
+    {
+        await using var app = Dashboard();
+        var admin = Admin(app);
+
+        var refused = await admin.PostAsync("/api/benchmarks/import", Document(2_001, "too many"));
+
+        Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
+        Assert.Contains("at most 2,000 benchmarks", (await refused.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("errors").GetProperty("benchmarks")[0].GetString());
+        Assert.Empty((await admin.GetFromJsonAsync<JsonElement>("/api/benchmarks")).EnumerateArray());
+    }
+
+    [Fact]
+    public async Task TwoThousandBenchmarksImportWhileARunStoresItsSamplesAndTheRunLosesNone()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory(new() { ["Auth:Required"] = "always", ["Auth:ApiKey"] = Key });
+        var admin = Admin(app);
+        var run = await DashboardFactory.CreateRunAsync(admin, new { kind = "http", url = target.Url("/delay?ms=1").ToString(), durationSeconds = 4, concurrency = 2 });
+        await DashboardFactory.WaitForProgressAsync(admin, run, 100);
+
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        var imported = await admin.PostAsync("/api/benchmarks/import", Document(2_000, "bulk"));
+        var took = started.Elapsed;
+        var again = await admin.PostAsync("/api/benchmarks/import", Document(2_000, "bulk"));
+
+        Assert.Equal(HttpStatusCode.OK, imported.StatusCode);
+        Assert.Equal(2_000, (await imported.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("created").GetArrayLength());
+        Assert.Equal(2_000, (await again.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("unchanged").GetArrayLength());
+        Assert.True(took < TimeSpan.FromSeconds(30), $"the import took {took.TotalSeconds:N1} s"); // about 0.3 s here; the build before took 6 s
+        var ended = await DashboardFactory.WaitForEndAsync(admin, run);
+        Assert.Equal("completed", ended.GetProperty("status").GetString());
+        Assert.Equal(JsonValueKind.Null, ended.GetProperty("error").ValueKind);
+        Assert.Equal(ended.GetProperty("completedRequests").GetInt32(), ended.GetProperty("stats").GetProperty("count").GetInt32()
+            + (ended.GetProperty("stats").TryGetProperty("warmupCount", out var warmup) ? warmup.GetInt32() : 0));
     }
 }
