@@ -34,6 +34,14 @@ public sealed record StorageFault(string Reason, bool MayPass)
         return false;
     }
 
+    /// <summary>The store is out of room: SQLITE_FULL (a full disk, or Database:MaxSizeMiB), PostgreSQL's disk full (53100).</summary>
+    public static bool IsFull(Exception ex)
+    {
+        for (var e = ex; e is not null; e = e.InnerException)
+            if (e is SqliteException { SqliteErrorCode: 13 } or PostgresException { SqlState: "53100" }) return true;
+        return false;
+    }
+
     public static StorageFault? Of(Exception ex)
     {
         for (var e = ex; e is not null; e = e.InnerException)

@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Core.Runs;
 
@@ -9,7 +10,7 @@ namespace BenchDashboard.Core.Runs;
 /// Builds, stores and reads <see cref="RunDigest"/>s: the runner builds a run's digest when the run ends; a run
 /// that ended otherwise (a crash recovered, a run from before digests existed) gets it on its first view.
 /// </summary>
-public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
+public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<RunDigests> logger)
 {
     // One build at a time in a process: a build reads every sample of a run, and a dozen viewers opening a
     // big run at once must cost one build, not a dozen, to whatever the runner is measuring meanwhile.
@@ -29,7 +30,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         try
         {
             if (await LoadAsync(run.Id, basis, ct) is { } builtMeanwhile) return builtMeanwhile;
-            var built = await BuildCoreAsync(run, store: true, ct);
+            var built = (await BuildCoreAsync(run, store: true, ct)).Digests;
             return built.GetValueOrDefault(basis) ?? built[LatencyBasis.Corrected];
         }
         finally
@@ -44,7 +45,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         await Building.WaitAsync(ct); // a viewer arriving meanwhile waits for this build instead of making its own
         try
         {
-            return await BuildCoreAsync(run, store, ct);
+            return (await BuildCoreAsync(run, store, ct)).Digests;
         }
         finally
         {
@@ -52,7 +53,11 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
         }
     }
 
-    async Task<IReadOnlyDictionary<LatencyBasis, RunDigest>> BuildCoreAsync(Run run, bool store, CancellationToken ct)
+    /// <summary>
+    /// Builds the run's digests and sorted latencies and, with <paramref name="store"/>, stores them; a store that
+    /// refuses the write (a full disk) still gets them, read now and not kept: a page must not fail because of it.
+    /// </summary>
+    async Task<(IReadOnlyDictionary<LatencyBasis, RunDigest> Digests, List<StoredLatencies> Sorted)> BuildCoreAsync(Run run, bool store, CancellationToken ct)
     {
         var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
         LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
@@ -66,17 +71,28 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
             digests[basis] = digest;
             rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }
-        if (!store) return digests;
+        if (!store) return (digests, rows);
 
-        await using var transaction = await db.Database.BeginTransactionAsync(ct);
-        await db.Digests.Where(d => d.RunId == run.Id).ExecuteDeleteAsync(ct);
-        await db.Latencies.Where(l => l.RunId == run.Id).ExecuteDeleteAsync(ct);
-        db.Digests.AddRange(digests.Select(d => new StoredDigest { RunId = run.Id, Basis = d.Key, Version = RunDigest.CurrentVersion, Json = Json.Serialize(d.Value) }));
-        db.Latencies.AddRange(rows);
-        await db.SaveChangesAsync(ct);
-        await transaction.CommitAsync(ct);
-        db.ChangeTracker.Clear();
-        return digests;
+        try
+        {
+            await using var transaction = await db.Database.BeginTransactionAsync(ct);
+            await db.Digests.Where(d => d.RunId == run.Id).ExecuteDeleteAsync(ct);
+            await db.Latencies.Where(l => l.RunId == run.Id).ExecuteDeleteAsync(ct);
+            db.Digests.AddRange(digests.Select(d => new StoredDigest { RunId = run.Id, Basis = d.Key, Version = RunDigest.CurrentVersion, Json = Json.Serialize(d.Value) }));
+            db.Latencies.AddRange(rows);
+            await db.SaveChangesAsync(ct);
+            await transaction.CommitAsync(ct);
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is { } fault)
+        {
+            logger.LogWarning("Run {RunId}'s digest was built but could not be stored ({Reason}); it is built again on the next view", run.Id, fault.Reason);
+            StorageFault.ForgetConnections();
+        }
+        finally
+        {
+            db.ChangeTracker.Clear();
+        }
+        return (digests, rows);
     }
 
     /// <summary>
@@ -92,8 +108,21 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds)
             return basis.Apply(samples).Where(s => !s.IsWarmup && !s.Error.IsTransportError() && (series.Length == 0 || s.Series == series))
                 .Select(s => s.LatencyNs).Order().ToArray();
         }
-        if (!await db.Latencies.AnyAsync(l => l.RunId == run.Id, ct)) await GetAsync(run, basis, ct); // builds and stores them
-        var rows = await db.Latencies.AsNoTracking().Where(l => l.RunId == run.Id && l.Series == series).ToListAsync(ct);
+        List<StoredLatencies> rows;
+        if (await db.Latencies.AnyAsync(l => l.RunId == run.Id, ct))
+            rows = await db.Latencies.AsNoTracking().Where(l => l.RunId == run.Id && l.Series == series).ToListAsync(ct);
+        else
+        {
+            await Building.WaitAsync(ct);
+            try
+            {
+                rows = (await BuildCoreAsync(run, store: true, ct)).Sorted.Where(l => l.Series == series).ToList(); // stored, where the store takes it
+            }
+            finally
+            {
+                Building.Release();
+            }
+        }
         var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
         return row is null ? [] : new SortedLatencies(row.Data);
     }

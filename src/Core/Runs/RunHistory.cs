@@ -29,7 +29,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         if (run.Status.IsFinal())
         {
             var json = Json.Serialize(summary);
-            await db.Runs.Where(r => r.Id == run.Id && r.SummaryJson == null).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct);
+            await KeepAsync(db.Runs.Where(r => r.Id == run.Id && r.SummaryJson == null).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct));
         }
         return summary;
     }
@@ -42,13 +42,33 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
     }
 
     /// <summary>
+    /// Keeps what a read worked out (a summary, a judgement) when the store takes it; a store that refuses (a full
+    /// disk) costs the reader nothing: it is worked out again next time. Returns whether it was kept.
+    /// </summary>
+    static async Task<bool> KeepAsync(Task write)
+    {
+        try
+        {
+            await write;
+            return true;
+        }
+        catch (Exception ex) when (StorageFault.Of(ex) is not null)
+        {
+            StorageFault.ForgetConnections();
+            return false;
+        }
+    }
+
+    /// <summary>
     /// Judges, oldest first, every completed run of the benchmark that the current rule has not judged, each by the
     /// runs before it as if it had just ended (after an upgrade, a whole history; after a run, that run). Cheap when
     /// there is nothing to judge. Two processes judging one run store one judgement: the first one stored stands.
+    /// Returns the judgements it made that the store did not keep (a full disk), for the caller to show all the same.
     /// </summary>
-    public async Task JudgeAsync(Benchmark benchmark, CancellationToken ct)
+    public async Task<IReadOnlyDictionary<long, HistoryJudgement>> JudgeAsync(Benchmark benchmark, CancellationToken ct)
     {
-        if (!await Completed(benchmark.Id).AnyAsync(r => r.HistoryVersion != HistoryJudgement.CurrentVersion || r.HistoryVersion == null, ct)) return;
+        var unkept = new Dictionary<long, HistoryJudgement>();
+        if (!await Completed(benchmark.Id).AnyAsync(r => r.HistoryVersion != HistoryJudgement.CurrentVersion || r.HistoryVersion == null, ct)) return unkept;
         var thresholds = ThresholdsOf(benchmark);
         var settings = thresholds.ChangeSettings;
         var rows = await Completed(benchmark.Id).OrderBy(r => r.Id)
@@ -74,13 +94,17 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
                 ? await ChangeRule.JudgeAsync(runs, confirmedSince, settings, id => LatenciesAsync(id, thresholds.Latency, ct))
                 : HistoryJudgement.NothingToJudge(level == 0 ? row.Id : level);
             var stored = Json.Serialize(judgement);
-            var written = await db.Runs.Where(r => r.Id == row.Id && r.HistoryVersion == row.HistoryVersion)
-                .ExecuteUpdateAsync(set => set.SetProperty(r => r.HistoryJson, stored).SetProperty(r => r.HistoryVersion, HistoryJudgement.CurrentVersion), ct);
-            if (written == 0) // judged meanwhile by another process: its judgement stands
+            var written = 0;
+            if (unkept.Count > 0 || !await KeepAsync(WriteAsync())) unkept[row.Id] = judgement; // once the store refuses, the rest are judged in memory
+            else if (written == 0) // judged meanwhile by another process: its judgement stands
                 judgement = Json.Deserialize<HistoryJudgement>(await db.Runs.Where(r => r.Id == row.Id).Select(r => r.HistoryJson).FirstAsync(ct) ?? stored);
+
+            async Task WriteAsync() => written = await db.Runs.Where(r => r.Id == row.Id && r.HistoryVersion == row.HistoryVersion)
+                .ExecuteUpdateAsync(set => set.SetProperty(r => r.HistoryJson, stored).SetProperty(r => r.HistoryVersion, HistoryJudgement.CurrentVersion), ct);
             foreach (var change in judgement.Confirmed) confirmedSince.Add(change.SinceRunId);
             level = judgement.LevelSinceRunId;
         }
+        return unkept;
     }
 
     /// <summary>Judges the benchmarks with completed runs the current rule has not judged, a few at a time (after an upgrade).</summary>
@@ -103,7 +127,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
     /// </summary>
     public async Task<IReadOnlyList<HistoryPoint>> TrendAsync(Benchmark benchmark, int take, CancellationToken ct, bool storedOnly = false)
     {
-        if (!storedOnly) await JudgeAsync(benchmark, ct);
+        var unkept = storedOnly ? new Dictionary<long, HistoryJudgement>() : await JudgeAsync(benchmark, ct);
         var thresholds = ThresholdsOf(benchmark);
         var query = Completed(benchmark.Id);
         if (storedOnly) query = query.Where(r => r.SummaryJson != null);
@@ -113,7 +137,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         foreach (var run in runs)
         {
             var summary = await SummaryAsync(run, ct);
-            points.Add(new HistoryPoint(run, summary, JudgementOf(run), ThresholdResult.Evaluate(thresholds, summary)));
+            points.Add(new HistoryPoint(run, summary, JudgementOf(run) ?? unkept.GetValueOrDefault(run.Id), ThresholdResult.Evaluate(thresholds, summary)));
         }
         return points;
     }
@@ -139,9 +163,9 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         if (run.Status != RunStatus.Completed)
             return thresholds.HasLimits ? new HistoryPoint(run, await SummaryAsync(run, ct, statistics), null, ThresholdResult.NotCompleted(run.Status)) : null;
         var summary = await SummaryAsync(run, ct, statistics);
-        await JudgeAsync(benchmark, ct);
+        var unkept = await JudgeAsync(benchmark, ct);
         var judged = await db.Runs.AsNoTracking().Where(r => r.Id == run.Id).Select(r => new { r.HistoryJson, r.HistoryVersion }).FirstAsync(ct);
-        var history = judged.HistoryVersion == HistoryJudgement.CurrentVersion ? Json.Deserialize<HistoryJudgement>(judged.HistoryJson!) : null;
+        var history = judged.HistoryVersion == HistoryJudgement.CurrentVersion ? Json.Deserialize<HistoryJudgement>(judged.HistoryJson!) : unkept.GetValueOrDefault(run.Id);
         return new HistoryPoint(run, summary, history, ThresholdResult.Evaluate(thresholds, summary));
     }
 

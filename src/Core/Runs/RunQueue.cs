@@ -17,7 +17,7 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 }
 
 /// <summary>Puts runs on the queue (after validation against <see cref="RunLimits"/>) and cancels them.</summary>
-public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits)
+public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits, StorageReserve reserve)
 {
     /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
     /// <param name="agents">Spread the run over this many runner agents on other machines (issue 16); null: the dashboard's own runner.</param>
@@ -108,7 +108,19 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<DeleteOutcome> DeleteAsync(long runId, CancellationToken ct)
     {
         // The samples go with the run (a cascade); SQLite deletes them in one statement, a million in a few seconds.
-        var deleted = await db.Runs.Where(r => r.Id == runId && r.Status != RunStatus.Running).ExecuteDeleteAsync(ct);
+        Task<int> DeleteRowAsync() => db.Runs.Where(r => r.Id == runId && r.Status != RunStatus.Running).ExecuteDeleteAsync(ct);
+        int deleted;
+        try
+        {
+            deleted = await DeleteRowAsync();
+        }
+        catch (Exception ex) when (StorageFault.IsFull(ex) && reserve.Release())
+        {
+            // SQLite needs room to delete too (its WAL grows first): on a full disk the reserve makes that room, so a
+            // run that filled the disk can be deleted to free it.
+            StorageFault.ForgetConnections();
+            deleted = await DeleteRowAsync();
+        }
         if (deleted == 1) return DeleteOutcome.Deleted;
         return await db.Runs.AnyAsync(r => r.Id == runId, ct) ? DeleteOutcome.StillRunning : DeleteOutcome.NotFound;
     }

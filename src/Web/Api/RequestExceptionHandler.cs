@@ -36,15 +36,33 @@ public sealed partial class RequestExceptionHandler(IProblemDetailsService probl
             StorageFault.ForgetConnections();
             context.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
             context.Response.Headers.RetryAfter = "5";
+            var reason = $"{char.ToUpperInvariant(fault.Reason[0])}{fault.Reason[1..]}.";
+            // A page asked for by a browser is answered with a page; the API keeps its problem documents.
+            if (!context.Request.Path.StartsWithSegments("/api"))
+            {
+                context.Response.ContentType = "text/html; charset=utf-8";
+                await context.Response.WriteAsync(UnavailablePage(reason), ct);
+                return true;
+            }
             return await problems.TryWriteAsync(new ProblemDetailsContext
             {
                 HttpContext = context,
                 ProblemDetails = new Microsoft.AspNetCore.Mvc.ProblemDetails
                 {
-                    Status = StatusCodes.Status503ServiceUnavailable, Title = "The results database cannot be used right now.", Detail = $"{char.ToUpperInvariant(fault.Reason[0])}{fault.Reason[1..]}.",
+                    Status = StatusCodes.Status503ServiceUnavailable, Title = "The results database cannot be used right now.", Detail = reason,
                 },
             });
         }
         return false;
     }
+
+    /// <summary>A page of its own, the site's look without its layout (which may need the database that just failed).</summary>
+    static string UnavailablePage(string reason) => $"""
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8" /><meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>Results unavailable · BenchDashboard</title><link rel="stylesheet" href="/css/site.css" /></head>
+        <body><header><nav><a class="brand" href="/">BenchDashboard</a><a href="/">Runs</a><a href="/benchmarks">Benchmarks</a><a href="/healthz">Health</a></nav></header>
+        <main><h1>The results database cannot be used right now</h1><p id="storage-fault">{System.Net.WebUtility.HtmlEncode(reason)}</p>
+        <p class="muted">Nothing stored was changed. Try again in a moment; <a href="/healthz">/healthz</a> says what the dashboard can reach.</p></main></body></html>
+        """;
 }

@@ -43,6 +43,12 @@ public sealed class PostgreSqlFaultTests
         Assert.Contains("cannot be reached", body);
         Assert.DoesNotContain("   at ", body); // no stack trace
         Assert.DoesNotContain("s3cret-pass", body + description);
+        // A page for a browser, the API's problem document for a client.
+        Assert.StartsWith("text/html", page.Content.Headers.ContentType!.ToString());
+        Assert.Contains("<h1>The results database cannot be used right now</h1>", body);
+        var api = await client.GetAsync("/api/runs");
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, api.StatusCode);
+        Assert.StartsWith("application/problem+json", api.Content.Headers.ContentType!.ToString());
     }
 
     [Fact]
