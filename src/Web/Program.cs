@@ -61,7 +61,17 @@ var app = builder.Build();
 // The schema comes from migrations, applied here and nowhere else (a runner waits for them; a lock a killed
 // migration left behind is removed with a warning in the log; a PostgreSQL server that cannot be used yet is
 // tried again in the background while /healthz and the pages say why).
-await app.Services.MigrateAtStartAsync(app.Lifetime.ApplicationStopping);
+try
+{
+    await app.Services.MigrateAtStartAsync(app.Lifetime.ApplicationStopping);
+}
+catch (DatabaseUnusableException unusable)
+{
+    // A damaged file stops the start with its reason and what to do, in one message: no stack trace.
+    app.Services.GetRequiredService<ILoggerFactory>().CreateLogger("BenchDashboard.Web").LogCritical("{Message}", unusable.Message);
+    Environment.ExitCode = 1;
+    return;
+}
 
 // In front of all that follows: the protective headers (content policy, no framing) for every response, then the
 // framework's host filtering (AllowedHosts), whose 400s carry them too (AddSecurityHeaders, AddTrustedHostsAndProxies).

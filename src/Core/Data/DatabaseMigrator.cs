@@ -24,9 +24,21 @@ public static class DatabaseMigrator
     public static async Task MigrateAtStartAsync(this IServiceProvider services, CancellationToken stopping, TimeSpan? retry = null)
     {
         var logger = services.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(DatabaseMigrator));
-        if (!services.GetRequiredService<Microsoft.Extensions.Options.IOptions<DatabaseOptions>>().Value.IsPostgreSql)
+        var database = services.GetRequiredService<Microsoft.Extensions.Options.IOptions<DatabaseOptions>>().Value;
+        if (!database.IsPostgreSql)
         {
-            await services.MigrateDatabaseAsync(stopping);
+            try
+            {
+                await services.MigrateDatabaseAsync(stopping);
+            }
+            catch (Exception ex) when (StorageFault.Of(ex) is { MayPass: false } fault)
+            {
+                // A damaged file, a full disk: nothing to wait for, and a stack trace would say less than this.
+                var path = database.FullPath(services.GetRequiredService<Microsoft.Extensions.Hosting.IHostEnvironment>());
+                throw new DatabaseUnusableException(
+                    $"The results database {path} cannot be used: {fault.Reason}. Nothing was changed. Restore it from a backup, or move it aside " +
+                    "(with its -wal and -shm files) to start with a new one, or set Database:Path to another file.", ex);
+            }
             return;
         }
         if (await TryMigrateAsync(services, logger, stopping)) return;
@@ -155,3 +167,6 @@ public static class DatabaseMigrator
         }
     }
 }
+
+/// <summary>The results database cannot be opened or upgraded for a reason no wait will cure; its message says what to do.</summary>
+public sealed class DatabaseUnusableException(string message, Exception inner) : Exception(message, inner);

@@ -120,6 +120,65 @@ public sealed class PublishedAppTests(PublishedOutput published)
         Assert.DoesNotContain("Request finished", log);
     }
 
+    [Theory]
+    [InlineData("not a database")]
+    [InlineData("a bad header")]
+    [InlineData("cut short")]
+    [InlineData("a damaged schema page")]
+    public async Task ADamagedDatabaseFileStopsTheStartWithOnePlainMessageAndIsLeftAsItWas(string damage)
+    {
+        using var dir = new TempDirectory();
+        var path = dir.File("bench.db");
+        Damage(path, damage);
+        var before = File.ReadAllBytes(path);
+
+        await using var app = PublishedApp.Start(published.Folder, published.Folder, new()
+        {
+            ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{FreePort()}", ["ASPNETCORE_ENVIRONMENT"] = "Production", ["Database__Path"] = path,
+            ["Demo__Seed"] = "false", ["Auth__ApiKey"] = Key, ["HOME"] = dir.Path,
+        });
+
+        Assert.Equal(1, await app.ExitCodeAsync(seconds: 60));
+        var log = app.Log;
+        Assert.Contains($"The results database {path} cannot be used: the database file is damaged or not a database", log);
+        Assert.Contains("Restore it from a backup, or move it aside", log);
+        Assert.DoesNotContain("   at ", log); // no stack trace
+        Assert.DoesNotContain("Unhandled exception", log);
+        Assert.Equal(before, File.ReadAllBytes(path));
+    }
+
+    /// <summary>A results file as a failing disk or a careless copy leaves it.</summary>
+    static void Damage(string path, string damage)
+    {
+        if (damage == "not a database")
+        {
+            File.WriteAllText(path, "these are somebody's notes, not a database\n");
+            return;
+        }
+        // A real database first: a table with enough rows for a dozen pages.
+        using (var connection = new Microsoft.Data.Sqlite.SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            connection.Open();
+            using var command = connection.CreateCommand();
+            command.CommandText = "CREATE TABLE Notes (Id INTEGER PRIMARY KEY, Text TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO Notes SELECT i, printf('%0100d', i) FROM n;";
+            command.ExecuteNonQuery();
+        }
+        var bytes = File.ReadAllBytes(path);
+        switch (damage)
+        {
+            case "a bad header":
+                Array.Fill(bytes, (byte)0x5A, 0, 16); // "SQLite format 3\0" overwritten
+                break;
+            case "cut short":
+                bytes = bytes[..(bytes.Length / 3)];
+                break;
+            default: // the first page's schema overwritten past its 100-byte header
+                Array.Fill(bytes, (byte)0xFF, 100, 4000);
+                break;
+        }
+        File.WriteAllBytes(path, bytes);
+    }
+
     [Fact]
     public async Task TheRunnerIsAChildProcessAtNormalPriorityThatLivesAndDiesWithTheDashboard()
     {
@@ -255,6 +314,21 @@ sealed class PublishedApp : IAsyncDisposable
     }
 
     public int Pid => process.Id;
+
+    /// <summary>Its exit code once it has ended by itself, within <paramref name="seconds"/>.</summary>
+    public async Task<int> ExitCodeAsync(int seconds)
+    {
+        using var within = new CancellationTokenSource(TimeSpan.FromSeconds(seconds));
+        try
+        {
+            await process.WaitForExitAsync(within.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            lock (log) throw new TimeoutException($"The published app is still running after {seconds} s:\n{log}");
+        }
+        return process.ExitCode;
+    }
 
     /// <summary>Everything it has logged so far.</summary>
     public string Log { get { lock (log) return log.ToString(); } }
