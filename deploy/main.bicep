@@ -50,6 +50,9 @@ param connectionSecretName string = 'results-connection'
 @description('existing: the staging slot\'s secret. Empty: the same database as production (one history; each slot\'s runner may then claim the other\'s runs).')
 param stagingConnectionSecretName string = ''
 
+@description('optional: the thumbprint of a certificate with its private key uploaded to the site (Certificates, "Bring your own"); it encrypts the sign-in key ring in the results database. Empty: the ring is stored unencrypted and /healthz says Degraded.')
+param keyRingCertificateThumbprint string = ''
+
 var usesPostgres = database != 'none'
 // The value App Service resolves at start; the app never sees the reference, only the connection string.
 var vaultSecret = 'https://${keyVaultName}${environment().suffixes.keyvaultDns}/secrets/'
@@ -62,6 +65,11 @@ var sharedSettings = [
   // Swap only once the new slot answers its health check.
   { name: 'WEBSITE_SWAP_WARMUP_PING_PATH', value: '/healthz' }
   { name: 'WEBSITE_SWAP_WARMUP_PING_STATUSES', value: '200' }
+]
+// App Service for Linux puts the loaded certificate in /var/ssl/private, where the dashboard finds it by thumbprint.
+var keyRingSettings = empty(keyRingCertificateThumbprint) ? [] : [
+  { name: 'WEBSITE_LOAD_CERTIFICATES', value: keyRingCertificateThumbprint }
+  { name: 'KeyRing__CertificateThumbprint', value: keyRingCertificateThumbprint }
 ]
 
 var siteConfig = {
@@ -149,7 +157,7 @@ resource site 'Microsoft.Web/sites@2023-12-01' = {
     httpsOnly: true
     keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: union(siteConfig, {
-      appSettings: concat(sharedSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'production' } ],
+      appSettings: concat(sharedSettings, keyRingSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'production' } ],
         databaseSettings(usesPostgres, productionConnection))
     })
   }
@@ -166,7 +174,7 @@ resource staging 'Microsoft.Web/sites/slots@2023-12-01' = {
     httpsOnly: true
     keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: union(siteConfig, {
-      appSettings: concat(sharedSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'staging' } ],
+      appSettings: concat(sharedSettings, keyRingSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'staging' } ],
         empty(stagingDynamicCache) ? [] : [ { name: 'WEBSITE_DYNAMIC_CACHE', value: stagingDynamicCache } ],
         databaseSettings(usesPostgres, stagingConnection))
     })

@@ -6,6 +6,8 @@ using System.Text;
 using System.Text.Json;
 using BenchDashboard.TestSupport;
 
+using BenchDashboard.Web.Tests.Security;
+
 namespace BenchDashboard.Web.Tests.Deployment;
 
 /// <summary>
@@ -35,6 +37,8 @@ public sealed class PublishedAppTests(PublishedOutput published)
             ["WEBSITE_SKU"] = "PremiumV3", ["REGION_NAME"] = "Japan East", ["WEBSITE_DYNAMIC_CACHE"] = "0", ["WEBSITE_RUN_FROM_PACKAGE"] = "1",
             ["BENCHDASHBOARD_SLOT"] = "staging", ["Auth__ApiKey"] = Key, ["Demo__Seed"] = "false",
             ["Runner__PollIntervalMs"] = "100",
+            // As deploy/main.bicep sets it up with keyRingCertificateThumbprint: the key ring encrypted (without it /healthz is Degraded).
+            ["KeyRing__CertificatePath"] = KeyRingTests.Pfx(dir, "site-certificate"), ["KeyRing__CertificatePassword"] = "site-certificate",
         }))
         {
             using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };

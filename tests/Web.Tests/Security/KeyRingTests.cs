@@ -17,7 +17,8 @@ public class KeyRingTests
 {
     const string Password = "key-ring-admin-password";
 
-    static string Pfx(TempDirectory dir, string password)
+    /// <summary>A self-signed certificate with its private key, as a .pfx file App Service would load.</summary>
+    internal static string Pfx(TempDirectory dir, string password)
     {
         using var rsa = RSA.Create(2048);
         var request = new CertificateRequest("CN=BenchDashboard key ring test", rsa, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
