@@ -1,29 +1,18 @@
 using BenchDashboard.Web.Agents;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
-using BenchDashboard.Runner;
-using BenchDashboard.Runner.Hosting;
-using BenchDashboard.Runner.Telemetry;
 using BenchDashboard.Web;
+using BenchDashboard.Web.Hosting;
 using BenchDashboard.Web.Api;
 using BenchDashboard.Web.Notifications;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
 using Microsoft.Extensions.Configuration.Memory;
+using BenchDashboard.Processing.Telemetry;
+using BenchDashboard.ServiceDefaults;
 
-// Started by the dashboard as its runner child: the same program, the runner's host instead of the web's.
-if (args.Contains(RunnerHost.ChildArgument))
-{
-    await RunnerHost.RunAsync(args.Where(a => a != RunnerHost.ChildArgument).ToArray(), asChild: true);
-    return;
-}
-
-// The runner on its own from a published dashboard (an agent on another machine: Runner__Mode=agent).
-if (args.Contains(RunnerHost.AloneArgument))
-{
-    await RunnerHost.RunAsync(args.Where(a => a != RunnerHost.AloneArgument).ToArray(), asChild: false);
-    return;
-}
+// The runner's roles: the dashboard's child, or a runner on its own (an agent on another machine: Runner__Mode=agent).
+if (await Roles.TryRunRunnerAsync(args)) return;
 
 // `move-history --from FILE.db --to CONNECTION-STRING`: a SQLite history copied into PostgreSQL (docs/storage.md).
 if (args.FirstOrDefault() == BenchDashboard.Web.Moving.MoveHistoryCommand.Verb)
@@ -50,7 +39,7 @@ builder.Services.AddBenchCore();
 builder.Services.AddRunnerFor(builder.Configuration);
 // Metrics out through OTLP when Telemetry:OtlpEndpoint (or OTEL_EXPORTER_OTLP_ENDPOINT) is set: this process's
 // requests, and the runs too when the runner is in this process (a child exports its own; docs/telemetry.md).
-builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-dashboard", BenchDashboard.Runner.Telemetry.TelemetrySetup.AspNetCoreMeters);
+builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-dashboard", [RunnerMetrics.MeterName, .. TelemetrySetup.AspNetCoreMeters], RunnerMetrics.ExponentialHistograms);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();
 // The key ring in the results database encrypted with KeyRing:Certificate* when set (/healthz says when it is not).

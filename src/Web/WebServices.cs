@@ -1,4 +1,4 @@
-using BenchDashboard.Runner;
+using BenchDashboard.Web.Agents;
 using BenchDashboard.Web.Demo;
 using BenchDashboard.Web.Notifications;
 using BenchDashboard.Web.Pages.Reports;
@@ -27,7 +27,6 @@ public static class WebServices
         services.AddOptions<AuthOptions>().BindConfiguration(AuthOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddGuessLimits();
         // Runner agents on other machines: who may link here, who is linked, and the runs spread over them.
-        services.AddSingleton<Agents.AgentKeys>();
         services.AddAgentRuns();
         services.AddAuthentication(CookieAuthenticationDefaults.AuthenticationScheme).AddCookie(cookie =>
         {

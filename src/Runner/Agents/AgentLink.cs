@@ -6,6 +6,8 @@ using BenchDashboard.Core.Agents;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Agents;
 
@@ -17,7 +19,7 @@ namespace BenchDashboard.Runner.Agents;
 /// lost, drops the link (a shard's load stops there) and dials again, backing off from 1 s to 30 s. A refused key is retried slowly (every 30 s), as
 /// an operator may be fixing it.
 /// </summary>
-public sealed class AgentLink(IOptions<RunnerOptions> options, Execution.KindExecutors executors, ILogger<AgentLink> logger) : BackgroundService
+public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Processing.Executing.KindExecutors executors, ILogger<AgentLink> logger) : BackgroundService
 {
     static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(30);
 

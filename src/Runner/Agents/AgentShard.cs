@@ -4,6 +4,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Agents;
 

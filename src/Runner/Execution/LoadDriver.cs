@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Execution;
 

@@ -5,6 +5,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.FileSystem;
 

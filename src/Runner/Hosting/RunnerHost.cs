@@ -1,26 +1,23 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
-using BenchDashboard.Runner.Telemetry;
 using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Telemetry;
+using BenchDashboard.ServiceDefaults;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Hosting;
 
 /// <summary>
 /// The runner as a process of its own: started by hand (<c>dotnet run --project src/Runner</c>), or by the
-/// dashboard as its child (<see cref="ChildRunner"/>), which hands it its configuration and content root, reads
+/// dashboard as its child (the dashboard's <c>ChildRunner</c>), which hands it its configuration and content root, reads
 /// its pulse from standard output and stops it by closing its standard input.
 /// </summary>
 public static class RunnerHost
 {
-    /// <summary>The argument that makes the dashboard's own executable run as its runner child.</summary>
-    public const string ChildArgument = "--runner-child";
-
-    /// <summary>The argument that makes the dashboard's own executable run as a runner on its own (with Runner:Mode=agent, an agent).</summary>
-    public const string AloneArgument = "--runner";
-
     public static async Task RunAsync(string[] args, bool asChild)
     {
         var builder = Host.CreateApplicationBuilder(args);
@@ -38,12 +35,12 @@ public static class RunnerHost
         // shards it is leased, under its own target policy (Targets:*), since it sends the traffic.
         if (builder.Configuration.GetSection(RunnerOptions.Section).GetValue("Mode", RunnerMode.Runner) == RunnerMode.Agent)
         {
-            builder.Services.AddOptions<RunnerOptions>().BindConfiguration(RunnerOptions.Section);
+            builder.Services.AddRunnerOptions();
             builder.Services.AddOptions<Core.Security.TargetOptions>().BindConfiguration(Core.Security.TargetOptions.Section);
             builder.Services.AddSingleton<Core.Security.TargetPolicy>();
             // The kinds whose load divides between agents (IBenchmarkKind.Split): HTTP only.
             builder.Services.AddBenchmarkKind<Core.Benchmarks.Http.HttpKind, Http.HttpBenchmark>();
-            builder.Services.AddSingleton<Execution.KindExecutors>();
+            builder.Services.AddSingleton<BenchDashboard.Processing.Executing.KindExecutors>();
             builder.Services.AddSingleton<Agents.AgentLink>();
             builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
             await builder.Build().RunAsync();
@@ -52,7 +49,7 @@ public static class RunnerHost
         builder.Services.AddBenchCore();
         builder.Services.AddBenchRunner();
         // The runs' live figures leave from here, the process that measures them (when Telemetry:OtlpEndpoint is set).
-        builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-runner");
+        builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-runner", [RunnerMetrics.MeterName], RunnerMetrics.ExponentialHistograms);
         if (asChild) builder.Services.AddHostedService<ChildPulse>();
 
         var host = builder.Build();

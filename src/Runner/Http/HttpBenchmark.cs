@@ -6,6 +6,8 @@ using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http.Lean;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Http;
 

@@ -10,6 +10,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Processing.Executing;
 using Operation = BenchDashboard.Runner.Execution.Operation; // not Azure.Operation
 
 namespace BenchDashboard.Runner.Tables;

@@ -1,6 +1,6 @@
 using System.Net.WebSockets;
 using BenchDashboard.Core.Agents;
-using BenchDashboard.Runner.Agents;
+using BenchDashboard.Web.Agents;
 
 namespace BenchDashboard.Web.Agents;
 

@@ -4,6 +4,8 @@ using BenchDashboard.Runner.Scheduling;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Web.Health;
 
@@ -79,7 +81,7 @@ public sealed class RunnerHealthCheck(IServiceProvider services, IOptions<Runner
     {
         if (services.GetService<RunnerPulse>() is not { } pulse)
             return Task.FromResult(HealthCheckResult.Healthy("No runner in or under this dashboard (Runner:Process=none): check its own process."));
-        if (services.GetService<Runner.Hosting.ChildRunner>()?.NotRunning is { } notRunning)
+        if (services.GetService<Runners.ChildRunner>()?.NotRunning is { } notRunning)
             return Task.FromResult(HealthCheckResult.Unhealthy($"The runner process is not running: {notRunning}."));
         if (pulse.Failure is { } failure)
             return Task.FromResult(HealthCheckResult.Unhealthy($"The runner's passes have failed for {(time.GetUtcNow() - failure.Since).TotalSeconds:N0} s: {failure.Reason}. Queued runs wait until it passes again."));

@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Tests.Examples.TcpConnect;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

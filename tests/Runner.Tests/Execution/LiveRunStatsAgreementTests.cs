@@ -1,6 +1,7 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

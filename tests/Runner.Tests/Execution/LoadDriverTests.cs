@@ -4,6 +4,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -9,6 +9,7 @@ using BenchDashboard.Runner.Tests.Scheduling;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

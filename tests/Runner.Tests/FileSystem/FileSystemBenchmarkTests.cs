@@ -6,6 +6,7 @@ using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.FileSystem;
 
@@ -55,7 +56,7 @@ public class FileSystemBenchmarkTests
         var roots = new FileSystemRoots(new() { [FileSystemOptions.TempRoot] = root }, [], keepFreeBytes: long.MaxValue / 2);
         var run = new Run { Id = 7, Kind = FileSystemKind.KindName, ParametersJson = Json.Serialize(new FileSystemParameters { Directories = ["temp"], FileCount = 10 }) };
         var recorded = 0;
-        var context = new BenchDashboard.Runner.Execution.RunContext(run, _ => { recorded++; return true; });
+        var context = new BenchDashboard.Processing.Executing.RunContext(run, _ => { recorded++; return true; });
 
         var stopped = await Assert.ThrowsAsync<InvalidOperationException>(() => new BenchDashboard.Runner.FileSystem.FileSystemBenchmark(roots).ExecuteAsync(context, CancellationToken.None));
 
@@ -83,7 +84,7 @@ public class FileSystemBenchmarkTests
         var roots = new FileSystemRoots(new() { [FileSystemOptions.TempRoot] = root }, [], keepFreeBytes: Margin, availableBytes: Available);
         var run = new Run { Id = 8, Kind = FileSystemKind.KindName, ParametersJson = Json.Serialize(new FileSystemParameters { Directories = ["temp"], FileCount = fileCount, FileBytes = fileBytes, LargeFileMiB = largeFileMiB }) };
         var samples = new List<Sample>();
-        var context = new BenchDashboard.Runner.Execution.RunContext(run, sample => { samples.Add(sample); return true; });
+        var context = new BenchDashboard.Processing.Executing.RunContext(run, sample => { samples.Add(sample); return true; });
 
         var stopped = await Assert.ThrowsAsync<InvalidOperationException>(() => new BenchDashboard.Runner.FileSystem.FileSystemBenchmark(roots).ExecuteAsync(context, CancellationToken.None));
 

@@ -6,6 +6,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
 using Xunit.Sdk;
+using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Processing;
 using static BenchDashboard.Runner.Tests.Http.HttpEngines;
 
 namespace BenchDashboard.Runner.Tests.Http;

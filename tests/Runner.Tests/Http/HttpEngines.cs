@@ -2,6 +2,7 @@ using System.Net.Security;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
+using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -6,6 +6,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -9,6 +9,8 @@ using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.Core.Benchmarks.Http;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

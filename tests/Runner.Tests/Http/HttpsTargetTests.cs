@@ -13,6 +13,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Processing;
 using static BenchDashboard.Runner.Tests.Http.HttpEngines;
 
 namespace BenchDashboard.Runner.Tests.Http;

@@ -5,6 +5,7 @@ using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

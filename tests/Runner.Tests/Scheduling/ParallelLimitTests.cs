@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -2,6 +2,7 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -7,6 +7,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics.Metrics;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Telemetry;
+using BenchDashboard.Processing.Telemetry;
 
 namespace BenchDashboard.Runner.Tests.Telemetry;
 

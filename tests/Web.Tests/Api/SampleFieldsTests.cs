@@ -10,6 +10,8 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Execution;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Processing.Executing;
+using BenchDashboard.Processing.Storing;
 
 namespace BenchDashboard.Web.Tests.Api;
 

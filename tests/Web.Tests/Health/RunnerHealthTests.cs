@@ -4,6 +4,8 @@ using BenchDashboard.Web.Health;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Web.Tests.Health;
 

@@ -1,4 +1,4 @@
-using BenchDashboard.Runner.Agents;
+using BenchDashboard.Web.Agents;
 using Microsoft.AspNetCore.Mvc.RazorPages;
 
 namespace BenchDashboard.Web.Pages.Agents;

@@ -3,6 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Examples.TcpConnect;
 

@@ -1,0 +1,47 @@
+using BenchDashboard.Core.Benchmarks;
+
+namespace BenchDashboard.Processing.Executing;
+
+/// <summary>
+/// Produces a run's samples. A kind's executor is a <see cref="BenchmarkExecutor{TParameters}"/>: the runner finds
+/// every one in this assembly (<see cref="RunnerServices.AddBenchRunner"/>) and picks the one whose
+/// <see cref="ParametersType"/> is the run's kind's (<see cref="KindExecutors"/>).
+/// </summary>
+public interface IBenchmarkExecutor
+{
+    /// <summary>The parameters record it executes; null for an executor handed a run explicitly (a run over agents).</summary>
+    Type? ParametersType => null;
+
+    /// <summary>
+    /// Issues the run's requests and records every one of them through <paramref name="context"/>. Faults of
+    /// the target are samples, not exceptions; throw only when the benchmark itself cannot proceed.
+    /// </summary>
+    Task ExecuteAsync(RunContext context, CancellationToken ct);
+
+    /// <summary>
+    /// Why this process may not send the run's load, or null: a runner agent checks its shard against its own
+    /// target policy before it says it is ready, since it sends the traffic. The dashboard validated the run
+    /// against its policy already; an agent's may be stricter.
+    /// </summary>
+    Task<string?> RefusalAsync(string parametersJson, CancellationToken ct) => Task.FromResult<string?>(null);
+}
+
+/// <summary>
+/// The executor of a kind whose parameters are a <typeparamref name="TParameters"/> record, mirroring
+/// <see cref="BenchmarkKind{TParameters}"/>: it gets the run's parameters as the kind read them, once
+/// (<see cref="RunContext.Parameters"/>), and supplies its operation to a <see cref="LoadDriver"/>.
+/// </summary>
+public abstract class BenchmarkExecutor<TParameters> : IBenchmarkExecutor where TParameters : class
+{
+    public Type ParametersType => typeof(TParameters);
+
+    public abstract Task ExecuteAsync(RunContext context, TParameters parameters, CancellationToken ct);
+
+    /// <inheritdoc cref="IBenchmarkExecutor.RefusalAsync"/>
+    public virtual Task<string?> RefusalAsync(TParameters parameters, CancellationToken ct) => Task.FromResult<string?>(null);
+
+    public Task ExecuteAsync(RunContext context, CancellationToken ct) => ExecuteAsync(context, context.ParametersAs<TParameters>(), ct);
+
+    Task<string?> IBenchmarkExecutor.RefusalAsync(string parametersJson, CancellationToken ct) =>
+        RefusalAsync(Core.Json.Deserialize<TParameters>(parametersJson), ct);
+}
