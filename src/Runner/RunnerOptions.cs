@@ -10,7 +10,7 @@ public sealed class RunnerOptions
     /// <summary>
     /// <c>runner</c> (the default): takes queued runs from the database. <c>agent</c>: a load generator on
     /// another machine that dials out to the dashboard at <see cref="Coordinator"/> and never touches a
-    /// database (issue 16, <see cref="Agents.AgentLink"/>).
+    /// database (<see cref="Agents.AgentLink"/>).
     /// </summary>
     public RunnerMode Mode { get; set; } = RunnerMode.Runner;
 
