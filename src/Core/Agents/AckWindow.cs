@@ -1,7 +1,7 @@
 namespace BenchDashboard.Core.Agents;
 
 /// <summary>
-/// An agent's side of the sample channel (issue 16): sequence numbers of frames sent and not yet acknowledged, at
+/// An agent's side of the sample channel: sequence numbers of frames sent and not yet acknowledged, at
 /// most <see cref="Capacity"/> of them. A sender that finds the window full waits, so a slow dashboard slows its
 /// agents instead of filling their memory. Frames are not kept: a link that ends ends its shard, so nothing is
 /// ever sent again.

@@ -1,7 +1,7 @@
 namespace BenchDashboard.Core.Agents;
 
 /// <summary>
-/// The link between runner agents on other machines and the dashboard (issue 16): agents dial out to
+/// The link between runner agents on other machines and the dashboard: agents dial out to
 /// <see cref="Path"/> over a WebSocket (so they work behind NAT and through App Service), authenticate with
 /// <c>Authorization: Bearer &lt;key&gt;</c> and their name in <see cref="NameHeader"/>, and exchange JSON
 /// <see cref="AgentFrame"/>s. Either side that hears nothing for <see cref="Lease"/> takes the other as lost;

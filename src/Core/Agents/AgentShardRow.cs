@@ -24,7 +24,7 @@ public enum ShardStatus
 }
 
 /// <summary>
-/// One shard of a run spread over runner agents (issue 16), stored with the run (<see cref="Run.AgentsJson"/>):
+/// One shard of a run spread over runner agents, stored with the run (<see cref="Run.AgentsJson"/>):
 /// which agent held it, how far apart from the planned start it began, and how it ended. Its latency figures
 /// come from its samples (<see cref="Statistics.ShardStatistics"/>), like the run's own.
 /// </summary>

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Benchmarks;
 namespace BenchDashboard.Core.Agents;
 
 /// <summary>
-/// The <c>agents</c> field of a run or a saved benchmark (issue 16): 1 to <see cref="RunLimits.MaxAgentsPerRun"/>, and a
+/// The <c>agents</c> field of a run or a saved benchmark: 1 to <see cref="RunLimits.MaxAgentsPerRun"/>, and a
 /// load the kind can divide between that many agents. Whether it divides is asked only of otherwise valid
 /// parameters (the split reads them).
 /// </summary>

@@ -7,7 +7,7 @@ namespace BenchDashboard.Core.Agents;
 public readonly record struct SampleBatchHeader(int Shard, long Epoch, long Sequence, int Count);
 
 /// <summary>
-/// Samples from an agent to the dashboard (issue 16) as binary WebSocket messages: a header (version, shard,
+/// Samples from an agent to the dashboard as binary WebSocket messages: a header (version, shard,
 /// epoch, sequence, count) and then fixed-size records, little-endian, so encoding is copying and a frame's
 /// size is known from its count. A series is its position in the run's planned series (−1: none); absent
 /// optional times are −1. The index is the agent's own numbering: the dashboard numbers samples again as it

@@ -16,7 +16,7 @@ public enum FrameVerdict
 }
 
 /// <summary>
-/// The dashboard's side of one run's sample channel (issue 16): which epoch holds each shard's lease, and how
+/// The dashboard's side of one run's sample channel: which epoch holds each shard's lease, and how
 /// far each shard's frames have been stored. A frame is stored once, in order: a repeat is ignored, a frame after
 /// a gap is not stored, frames of a stale epoch or another owner are refused. <see cref="AckedThrough"/> is what the
 /// dashboard acknowledges. (No agent resends today: a link that ends ends its shard. These rules keep a shard's

@@ -63,7 +63,7 @@ public interface IBenchmarkKind
     object? Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples);
 
     /// <summary>
-    /// The run's load divided into <paramref name="shards"/> shards for runner agents on other machines (issue 16),
+    /// The run's load divided into <paramref name="shards"/> shards for runner agents on other machines,
     /// or why it cannot be: a kind that measures what only the dashboard's runner reaches says so.
     /// </summary>
     Agents.ShardSplit Split(object parameters, int shards);

@@ -21,6 +21,6 @@ public sealed class RunLimits
     /// </summary>
     [Range(1_000, int.MaxValue)] public int MaxSamplesPerRun { get; set; } = 1_000_000;
 
-    /// <summary>The most runner agents one run may be spread over (<c>agents</c>, issue 16).</summary>
+    /// <summary>The most runner agents one run may be spread over (<c>agents</c>).</summary>
     [Range(1, 64)] public int MaxAgentsPerRun { get; set; } = 16;
 }

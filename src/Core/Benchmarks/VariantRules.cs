@@ -1,7 +1,7 @@
 namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>
-/// What every kind's variants (issue 15) have in common: 2 to 8 of them, each named (A, B, C … by position
+/// What every kind's variants have in common: 2 to 8 of them, each named (A, B, C … by position
 /// unless given) with a name that can stand in a compare key ("12/A"), and an interleave block. A kind's
 /// validator checks the rest of each variant as a run of its own.
 /// </summary>

@@ -1,7 +1,7 @@
 namespace BenchDashboard.Core.Calibration;
 
 /// <summary>
-/// An A/A check of a saved benchmark (issue 15): runs of the very same settings compared with each other, to
+/// An A/A check of a saved benchmark: runs of the very same settings compared with each other, to
 /// learn how often this setup calls a difference where there is none and how small a real one it can see.
 /// Its runs are ordinary runs (ad hoc, not the benchmark's, so its trend is not touched); the check remembers
 /// which they are. A run deleted later is left out of the report.

@@ -6,7 +6,7 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>
-/// A comparison as the tables users paste into a post, in seed 000's form: each item's figures with each as a
+/// A comparison as the tables users paste into a post, in the go-wrk comparison's form: each item's figures with each as a
 /// percentage of the baseline's ("81.350 (75.3 %)"), the verdict on the median and p95, the warnings, and what
 /// differs between the items. As Markdown (every cell escaped) or as plain text in aligned columns; the same cells
 /// either way. The comparison's field values are already as the reader may see them (secrets fingerprinted).

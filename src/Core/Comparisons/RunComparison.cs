@@ -4,7 +4,7 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>
-/// Two or more items side by side: seed 000's table (each figure as a percentage of the baseline), a
+/// Two or more items side by side: the percentage table (each figure as a percentage of the baseline), a
 /// verdict on median and p95 for each item against the baseline, and every parameter or environment field
 /// that differs, with warnings when more than one thing changed. Each verdict's interval includes the
 /// variation its evidence allows (<see cref="NoiseModel"/>): interleaved variants of one run are compared by a

@@ -81,7 +81,7 @@ public sealed class Run
     public long? WebhooksCheckedUtcMs { get; set; }
 
     /// <summary>
-    /// How many runner agents on other machines share the run's load (issue 16), each a shard of it; null for a
+    /// How many runner agents on other machines share the run's load, each a shard of it; null for a
     /// run of the dashboard's own runner. Such a run is claimed by the dashboard's agent coordinator only.
     /// </summary>
     public int? Agents { get; set; }

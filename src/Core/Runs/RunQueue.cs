@@ -20,7 +20,7 @@ public sealed record EnqueueResult(Run? Run, IReadOnlyDictionary<string, string[
 public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits, StorageReserve reserve)
 {
     /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
-    /// <param name="agents">Spread the run over this many runner agents on other machines (issue 16); null: the dashboard's own runner.</param>
+    /// <param name="agents">Spread the run over this many runner agents on other machines; null: the dashboard's own runner.</param>
     public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct, int? agents = null)
     {
         var kind = kinds.For(parameters.GetType());

@@ -1,6 +1,6 @@
 namespace BenchDashboard.Core.Statistics;
 
-/// <summary>The figures of seed 000's summary table, in its order.</summary>
+/// <summary>The figures of go-wrk's summary table, in the order the source document listed them.</summary>
 public enum ComparedMetric { TotalTime, Mean, Median, P90, P95, P99, Max, Throughput, Errors }
 
 /// <summary>One compared item's figures and each as a percentage of the baseline's (null where undefined).</summary>
@@ -10,7 +10,7 @@ public sealed record ComparisonRow(
     IReadOnlyDictionary<ComparedMetric, double?> PercentOfBaseline);
 
 /// <summary>
-/// Seed 000's comparison: every item's figures as a percentage of one baseline item (value ÷ baseline ×
+/// The baseline comparison: every item's figures as a percentage of one baseline item (value ÷ baseline ×
 /// 100, so 75 % of the baseline's median is 25 % faster; for throughput above 100 % is better). Durations
 /// are in nanoseconds, throughput per second. Pure: the caller supplies the statistics.
 /// </summary>

@@ -3,7 +3,7 @@ using MathNet.Numerics.Statistics;
 namespace BenchDashboard.Core.Statistics;
 
 /// <summary>
-/// The relative change in a percentile between two variants that ran interleaved in one run (A B A B …),
+/// The relative change in a percentile between two variants that ran interleaved in one run (in rounds, the leader drawn each round),
 /// with an interval that keeps what the run's time order holds. The two latency sequences are paired by
 /// position (the j-th request of each was sent at about the same moment), cut into blocks of consecutive
 /// positions, and each resample draws blocks with replacement, the same blocks for both variants (a moving

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Runs;
 namespace BenchDashboard.Core.Statistics;
 
 /// <summary>
-/// Seed 003's reading of one run (or one series of it): a table per time window, where the series reaches
+/// The time-window reading of one run (or one series of it): a table per time window, where the series reaches
 /// steady state (MSER-5) with the figures with and without the warm-up part, and the degradation episodes
 /// after it. All from the measured requests that got an answer, in the order they started.
 /// </summary>

@@ -7,8 +7,8 @@ namespace BenchDashboard.Core.Statistics;
 /// Hits and misses count measured reads that got an answer; a miss is an answer, so it is never among the errors.
 /// </summary>
 /// <param name="TookTurnsWith">
-/// The run's other series this one took turns with rather than ran before or after (Table variants go A B C D
-/// A B C D …; a cache run's variants take turns within each phase). Only such a pair can be compared by
+/// The run's other series this one took turns with rather than ran before or after (Table variants go round in
+/// rounds, one request each; a cache run's variants take turns within each phase). Only such a pair can be compared by
 /// pairing its turns (<see cref="BlockBootstrap"/>).
 /// </param>
 public sealed record SeriesStatistics(string Name, RunStatistics Statistics, int Hits, int Misses, IReadOnlyList<string>? TookTurnsWith = null)

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Runs;
 namespace BenchDashboard.Core.Statistics;
 
 /// <summary>
-/// One row of seed 003's table: the measured samples that started within [StartNs, EndNs) of the run's first
+/// One row of the time-window table: the measured samples that started within [StartNs, EndNs) of the run's first
 /// measured sample. Latency figures rank the answered ones (nearest rank); null when none was answered.
 /// The last window ends where the run did (its last answer), not at a whole window length: its rate is over
 /// the time it really lasted, so a run that ends 0.2 s into a 1 s window does not look like a collapse.

@@ -12,7 +12,7 @@ using BenchDashboard.Processing.Executing;
 namespace BenchDashboard.Runner.Agents;
 
 /// <summary>
-/// A runner in agent mode (issue 16): dials out to the dashboard's <see cref="AgentProtocol.Path"/> with its
+/// A runner in agent mode: dials out to the dashboard's <see cref="AgentProtocol.Path"/> with its
 /// name and key, says hello, estimates its clock offset (<see cref="ClockOffset"/>) and keeps the link alive
 /// with heartbeats, and runs the shards of runs the dashboard leases to it (<see cref="AgentShard"/>), one at a
 /// time. When it hears nothing from the dashboard for <see cref="AgentProtocol.Lease"/> it takes the dashboard as

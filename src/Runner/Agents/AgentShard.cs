@@ -9,7 +9,7 @@ using BenchDashboard.Processing.Executing;
 namespace BenchDashboard.Runner.Agents;
 
 /// <summary>
-/// A shard of a run that the dashboard leased to this agent (issue 16): waits for the start time the dashboard
+/// A shard of a run that the dashboard leased to this agent: waits for the start time the dashboard
 /// names (on its clock, through this agent's <see cref="ClockOffset"/>), runs the kind's executor on the shard's
 /// parameters, and sends every sample back in binary frames through an <see cref="AckWindow"/>, so a slow
 /// dashboard slows the sending; then says it is done. Samples wait in a bounded buffer of

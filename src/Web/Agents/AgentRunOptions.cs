@@ -2,7 +2,7 @@ using System.ComponentModel.DataAnnotations;
 
 namespace BenchDashboard.Web.Agents;
 
-/// <summary><c>Agents:*</c>: how the dashboard runs runs spread over runner agents (issue 16).</summary>
+/// <summary><c>Agents:*</c>: how the dashboard runs runs spread over runner agents.</summary>
 public sealed class AgentRunOptions
 {
     public const string Section = "Agents";

@@ -4,7 +4,7 @@ using System.Text.Json.Nodes;
 namespace BenchDashboard.Web.Api;
 
 /// <summary>
-/// <c>agents</c> in a run request: spread the run over that many runner agents on other machines (issue 16).
+/// <c>agents</c> in a run request: spread the run over that many runner agents on other machines.
 /// Taken off the body before the kind reads its parameters; whether the kind's load divides is the queue's check.
 /// </summary>
 public static class AgentsRequest

@@ -16,7 +16,7 @@ public sealed record EpisodeDto(int StartIndex, int EndIndex, int Length, double
 
 public sealed record DegradationDto(double SteadyMedianMs, double ThresholdMs, IReadOnlyList<EpisodeDto> Episodes, double? PeriodSamples, double? PeriodSeconds);
 
-/// <summary>The analysis of one run or one series: time windows (seed 003), warm-up (MSER-5) and degradation episodes.</summary>
+/// <summary>The analysis of one run or one series: time windows, warm-up (MSER-5) and degradation episodes.</summary>
 public sealed record RunAnalysisDto(string? Series, int WindowSeconds, IReadOnlyList<TimeWindowDto> Windows, WarmupDto? Warmup,
     LadderDto? All, LadderDto? AfterWarmup, DegradationDto? Degradation)
 {

@@ -18,7 +18,7 @@ public static class CompareApi
 
     /// <summary>
     /// <c>?items=12,13,14/read-miss&amp;baseline=12&amp;seed=…</c> (items may also repeat). The same numbers as
-    /// the compare page; <c>format=csv</c> gives seed 000's table as CSV, <c>format=markdown</c> and <c>format=text</c>
+    /// the compare page; <c>format=csv</c> gives the percentage table as CSV, <c>format=markdown</c> and <c>format=text</c>
     /// as a post's table (<see cref="ComparisonTables"/>: each figure with its percentage of the baseline, the
     /// verdicts, what differs); <c>latency=service</c> compares the
     /// service time of open-model runs instead of their corrected latency. An item may be a group of separate runs,

@@ -58,7 +58,7 @@ public sealed record StatsDto(
 
 /// <summary>
 /// One series of a run (a cache phase) with its statistics; hits and misses count measured reads that got
-/// an answer. <see cref="PercentOfFirst"/> is seed 000's table: each figure as a percentage of the first series'.
+/// an answer. <see cref="PercentOfFirst"/> is the percentage table: each figure as a percentage of the first series'.
 /// </summary>
 public sealed record SeriesDto(string Name, int Hits, int Misses, StatsDto Stats, IReadOnlyDictionary<string, double?> PercentOfFirst);
 

@@ -169,7 +169,7 @@ public static class RunsApi
         };
 
     /// <summary>
-    /// Seed 003's reading of a run: <c>?window=10</c> (seconds per time window; default: a length that gives
+    /// The time-window reading of a run: <c>?window=10</c> (seconds per time window; default: a length that gives
     /// at least 6 windows), <c>?series=read-miss</c> for one phase of a cache run, <c>?latency=service</c> for the
     /// service time of an open-model run (default: corrected latency). <c>?format=markdown</c> or <c>text</c>: its
     /// table per time window alone, the one the run page's copy buttons copy.

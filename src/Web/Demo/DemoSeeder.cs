@@ -69,10 +69,10 @@ sealed class DemoSeeder(
             await store.SaveAsync(null, "Demo: cache writes and reads, in-process", new CacheParameters { Requests = 1000, KeyCount = 100 }, null, true, ct);
             await store.SaveAsync(null, "Demo: page that reads 64 small files",
                 new HttpParameters { Url = $"{address}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }, null, true, ct);
-            // Seed 001 on the two locations every dashboard has: local temp and its content folder (on App Service, the shared storage).
+            // File storage on the two locations every dashboard has: local temp and its content folder (on App Service, the shared storage).
             await store.SaveAsync(null, "Demo: file system on each location",
                 new FileSystemParameters { Directories = [FileSystemOptions.TempRoot, "content"], FileCount = 500, LargeFileMiB = 8 }, null, true, ct);
-            // Seed 003 against the development storage account: Azurite, which the runner starts when the first run needs it.
+            // Table Storage inserts against the development storage account: Azurite, which the runner starts when the first run needs it.
             var (table, noTable) = await store.SaveAsync(null, "Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off",
                 new TableParameters { Connection = DemoTableConnection, Requests = 200, WarmupRequests = 10 }, null, true, ct);
             if (table is null) logger.LogInformation("No Table demo benchmark: {Reason}", string.Join(" ", noTable.SelectMany(e => e.Value)));

@@ -64,7 +64,7 @@ public static class TargetEndpoints
                 await Task.Delay(Math.Clamp(coldMs, 0, MaxDelayMs), http.RequestAborted);
             await WriteBodyAsync(http, size);
         });
-        // Seed 000's pages, to measure the platform the app runs on: /target/static.html is a static file
+        // Pages to measure the platform the app runs on: /target/static.html is a static file
         // (wwwroot), /target/dynamic is rendered per request, and /target/files reads `count` small files from
         // the site's own content on every request, as a scripting runtime loading its modules does (the
         // pattern seed 000 blamed on shared storage).

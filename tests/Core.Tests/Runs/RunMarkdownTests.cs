@@ -64,7 +64,7 @@ public class RunMarkdownTests
         Assert.Equal(["Connect", "Processing", "Waiting", "Total"], connections.Skip(1).Select(r => r[0]));
         Assert.Equal("0.100", connections[1][1]);
 
-        // Seed 003's table: 6 windows of 10 s, 20 requests each, Avg/80/90/95/Min/Max of their own samples.
+        // The time-window table: 6 windows of 10 s, 20 requests each, Avg/80/90/95/Min/Max of their own samples.
         var windows = MarkdownTables.Find(markdown, "Window");
         Assert.Equal(["Window", "From s", "Requests", "Failed", "Avg", "80%", "90%", "95%", "Min", "Max"], windows[0]);
         Assert.Equal(6, windows.Count - 1);

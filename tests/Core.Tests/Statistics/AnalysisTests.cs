@@ -3,7 +3,7 @@ using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Core.Tests.Statistics;
 
-/// <summary>Issue 4's tests with known truth: synthetic series whose warm-up, episodes and shifts are known.</summary>
+/// <summary>The run analysis tested against known truth: synthetic series whose warm-up, episodes and shifts are known.</summary>
 public class AnalysisTests
 {
     const long Ms = 1_000_000;

@@ -9,7 +9,7 @@ using Xunit.Abstractions;
 namespace BenchDashboard.Web.Tests.Agents;
 
 /// <summary>
-/// Runner agents (issue 16), as real processes on loopback: the published dashboard, and agents started from the
+/// Runner agents, as real processes on loopback: the published dashboard, and agents started from the
 /// same output with <c>--runner</c> and <c>Runner__Mode=agent</c>. Times below are measured and printed.
 /// </summary>
 [Collection(PublishedApps.Collection)]

@@ -9,7 +9,7 @@ using Xunit.Abstractions;
 namespace BenchDashboard.Web.Tests.Agents;
 
 /// <summary>
-/// Runs spread over runner agents (issue 16), as real processes on loopback: the published dashboard, two agent
+/// Runs spread over runner agents, as real processes on loopback: the published dashboard, two agent
 /// processes, and a Kestrel target of known latency in a process of its own that counts what reaches it.
 /// Measured times and skews are printed.
 /// </summary>

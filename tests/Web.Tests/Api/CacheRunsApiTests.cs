@@ -4,7 +4,7 @@ using System.Text.Json;
 
 namespace BenchDashboard.Web.Tests.Api;
 
-/// <summary>Seed 004's experiment through the API with the in-process backend (Redis is covered in Runner.Tests).</summary>
+/// <summary>The cache experiment (writes, reads, misses) through the API with the in-process backend (Redis is covered in Runner.Tests).</summary>
 public class CacheRunsApiTests
 {
     [Fact]

@@ -7,9 +7,9 @@ using BenchDashboard.TestSupport;
 namespace BenchDashboard.Web.Tests.Api;
 
 /// <summary>
-/// Issue 26's blog-ready tables from the API: <c>/api/compare?format=markdown|text</c> (seed 000's form),
-/// <c>/api/runs/{id}?format=text</c> (go-wrk/ab) and <c>/api/runs/{id}/analysis?format=markdown|text</c> (seed 003's
-/// windows). Markdown is read back through Markdig; text is checked for columns that line up; both against the JSON.
+/// Blog-ready tables from the API: <c>/api/compare?format=markdown|text</c> (each figure as a percentage of the baseline),
+/// <c>/api/runs/{id}?format=text</c> (go-wrk/ab) and <c>/api/runs/{id}/analysis?format=markdown|text</c> (time-window
+/// tables). Markdown is read back through Markdig; text is checked for columns that line up; both against the JSON.
 /// </summary>
 public class TableFormatsApiTests
 {

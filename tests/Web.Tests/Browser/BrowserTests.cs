@@ -135,7 +135,7 @@ public sealed class BrowserTests(PublishedOutput published)
     {
         await using var dashboard = await BrowserDashboard.StartAsync(published);
         await using var browser = await Browser.StartAsync();
-        // Two variants interleaved in one run: the verdict pairs their turns (issue 15).
+        // Two variants interleaved in one run: the verdict pairs their turns.
         var run = await dashboard.RunAsync(new
         {
             kind = "http", url = $"{dashboard.Url}/target/delay?ms=2", requests = 150, warmupRequests = 10,

@@ -9,7 +9,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser;
 
 /// <summary>
-/// Issue 26 in chromium: the copy buttons put on the clipboard what the API answers (and, without a clipboard, leave
+/// The export buttons in chromium: the copy buttons put on the clipboard what the API answers (and, without a clipboard, leave
 /// it selected for Ctrl+C), and every chart on the run, compare and trend pages downloads as a 1200 × 600 PNG and as
 /// an SVG holding its title, axis titles and legend.
 /// </summary>

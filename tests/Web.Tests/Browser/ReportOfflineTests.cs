@@ -7,7 +7,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser;
 
 /// <summary>
-/// Issue 26's reports as a reader gets them: downloaded from the run page and the compare page, then opened from
+/// Reports as a reader gets them: downloaded from the run page and the compare page, then opened from
 /// the file with the network off. Every chart is drawn, no request of any kind leaves the file, no script from a
 /// hostile name runs, nothing is cut at 390 px, and the charts are redrawn at the page's width for printing.
 /// </summary>

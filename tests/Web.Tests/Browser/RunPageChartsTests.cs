@@ -6,7 +6,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser;
 
 /// <summary>
-/// Issue 29's run page in chromium: variants side by side in every chart (and one alone once picked), charts that
+/// The run page in chromium: variants side by side in every chart (and one alone once picked), charts that
 /// tell the truth at their edges (a short run, the partial last window, warm-up, the cold first request) and the
 /// live open-model view (target line, late starts, each variant's figures, p95 and p99 alike).
 /// </summary>

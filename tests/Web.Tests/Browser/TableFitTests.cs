@@ -6,7 +6,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser;
 
 /// <summary>
-/// The runs list keeps itself current, and tables on every page (issue 29, goal 6): at 1,400 px none is cut (none scrolls); at 390 px a wide one scrolls
+/// The runs list keeps itself current, and tables on every page: at 1,400 px none is cut (none scrolls); at 390 px a wide one scrolls
 /// inside its box, never the page, and its first column stays in view when scrolled to the far end.
 /// </summary>
 [Collection(PublishedApps.Collection)]

@@ -9,7 +9,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>The A/A check (issue 15): a benchmark's settings against themselves, judged as the compare page judges them.</summary>
+/// <summary>The A/A check: a benchmark's settings against themselves, judged as the compare page judges them.</summary>
 public class AaCheckTests
 {
     static async Task<int> SaveBenchmarkAsync(DashboardFactory app, object parameters)

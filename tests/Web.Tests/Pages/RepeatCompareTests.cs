@@ -6,7 +6,7 @@ using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>Issue 29: repeats from the API and the form lead to their comparison; the compare page groups runs by setting.</summary>
+/// <summary>Repeats from the API and the form lead to their comparison; the compare page groups runs by setting.</summary>
 public class RepeatCompareTests
 {
     static List<long> Ids(JsonElement repeat) => repeat.GetProperty("runs").EnumerateArray().Select(r => r.GetProperty("id").GetInt64()).ToList();

@@ -6,7 +6,7 @@ using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>Issue 29: a run of variants shows each variant on its own (cards and every chart), and one palette colours every page.</summary>
+/// <summary>A run of variants shows each variant on its own (cards and every chart), and one palette colours every page.</summary>
 public class RunPageVariantsTests
 {
     static async Task<(DashboardFactory App, HttpClient Client, long Id)> RunOfThreeVariantsAsync(KestrelTarget target)

@@ -4,7 +4,7 @@ using System.Text.RegularExpressions;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>The runs list (issue 29): a filter that matches nothing says so, and runs of several series are listed by their range.</summary>
+/// <summary>The runs list: a filter that matches nothing says so, and runs of several series are listed by their range.</summary>
 public sealed class RunsListPagesTests
 {
     [Fact]

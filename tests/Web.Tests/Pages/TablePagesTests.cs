@@ -7,7 +7,7 @@ using Microsoft.AspNetCore.Mvc.Testing;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>Seed 003's experiment from the web form and the API, against a real Azurite.</summary>
+/// <summary>Table Storage inserts from the web form and the API, against a real Azurite.</summary>
 public class TablePagesTests
 {
     static readonly WebApplicationFactoryClientOptions NoRedirects = new() { AllowAutoRedirect = false };

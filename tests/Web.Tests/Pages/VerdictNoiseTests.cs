@@ -5,7 +5,7 @@ using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
-/// <summary>Which evidence the compare page and API judge by (issue 15), with the runs and history in the database.</summary>
+/// <summary>Which evidence the compare page and API judge by, with the runs and history in the database.</summary>
 public class VerdictNoiseTests
 {
     static async Task<List<long>> IdenticalRunsAsync(HttpClient client, int count)

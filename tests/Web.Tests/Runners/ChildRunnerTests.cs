@@ -13,7 +13,7 @@ using BenchDashboard.Processing.Claiming;
 namespace BenchDashboard.Web.Tests.Runners;
 
 /// <summary>
-/// Stopping the dashboard whatever its runner child is doing (issue 29): it ended with an unhandled
+/// Stopping the dashboard whatever its runner child is doing: it ended with an unhandled
 /// "No process is associated with this object" from <see cref="ChildRunner.Dispose"/> when the child had died
 /// and could not be started again, because the dead child's Process object was disposed before the new start
 /// and stayed in place when that start failed. The child here is whatever this test process's entry assembly

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Benchmarks.Cache;
 
-/// <summary>Cache writes and reads, phase by phase, against Redis or an in-process cache (seed 004).</summary>
+/// <summary>Cache writes and reads, phase by phase, against Redis or an in-process cache (serverless cache latency and rate limits).</summary>
 public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections connections) : BenchmarkKind<CacheParameters>
 {
     public const string KindName = "cache";

@@ -11,7 +11,7 @@ public enum CacheBackend
     Redis,
 }
 
-/// <summary>Seed 004's four measurements, in the seed's order. Each is a phase of the run and a series of its samples.</summary>
+/// <summary>The four cache measurements, in the source document's order. Each is a phase of the run and a series of its samples.</summary>
 public enum CachePhase
 {
     /// <summary>SET of key i mod keyCount.</summary>
@@ -59,14 +59,15 @@ public sealed record CacheParameters : LoadParameters
     public bool Cleanup { get; init; } = true;
 
     /// <summary>
-    /// 2 to 8 variants of these parameters measured in one run: in every phase their operations take turns
-    /// (A B A B …, <see cref="InterleaveBlock"/> at a time), each variant on a client and keys of its own, so
+    /// 2 to 8 variants of these parameters measured in one run: in every phase their operations go round the
+    /// variants in rounds (<see cref="InterleaveBlock"/> of each a round, the round's leader drawn each round),
+    /// each variant on a client and keys of its own, so
     /// drift of the machine or the server hits every variant alike. Each names only the fields it changes;
     /// a sample's series is "{variant}/{phase}" ("A/read-same").
     /// </summary>
     public List<CacheVariant>? Variants { get; init; }
 
-    /// <summary>With variants: operations of one variant in a row before the next variant's turn (1: A B A B …).</summary>
+    /// <summary>With variants: operations of one variant in a row before the next variant's turn (1: one of each variant a round, in an order drawn each round).</summary>
     public int InterleaveBlock { get; init; } = 1;
 
     /// <summary><see cref="LoadParameters.Requests"/> counts per variant (and phase): a count of n is n operations of each.</summary>

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
-/// <summary>Many small files created, read, listed and deleted, and one large file, per directory (seed 001).</summary>
+/// <summary>Many small files created, read, listed and deleted, and one large file, per directory (App Service file storage: local disk against the shared storage).</summary>
 public sealed class FileSystemKind(IOptions<RunLimits> limits, FileSystemRoots roots) : BenchmarkKind<FileSystemParameters>
 {
     public const string KindName = "fileSystem";

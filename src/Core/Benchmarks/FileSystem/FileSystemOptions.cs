@@ -22,7 +22,7 @@ public sealed class FileSystemOptions
     /// <summary>
     /// The named roots: "temp" (the temp directory: local disk, also on App Service), "content" (a folder in
     /// the app's content root; on App Service that is the shared /home storage, and read-only when running
-    /// from a package) and, on App Service only, "home" (a folder under $HOME, the share seed 001 found slow).
+    /// from a package) and, on App Service only, "home" (a folder under $HOME, the shared storage where many small files are slow).
     /// </summary>
     public static Dictionary<string, string> NamedRoots(string contentRoot, Func<string, string?> environment)
     {

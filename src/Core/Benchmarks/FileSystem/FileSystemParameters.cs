@@ -1,8 +1,8 @@
 namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>
-/// Parameters of a file-system benchmark (seed 001: extracting a language runtime, thousands of small files
-/// in nested folders, was up to 20× slower on App Service's shared storage than on local disk). Names
+/// Parameters of a file-system benchmark (extracting a language runtime, thousands of small files
+/// in nested folders, was measured up to 20× slower on App Service's shared storage than on local disk). Names
 /// match the JSON API (camelCase).
 /// </summary>
 public sealed record FileSystemParameters
@@ -13,7 +13,7 @@ public sealed record FileSystemParameters
     /// </summary>
     public List<string> Directories { get; init; } = ["temp"];
 
-    /// <summary>Small files in the tree (seed 001's archive held thousands).</summary>
+    /// <summary>Small files in the tree (a language runtime's archive holds thousands).</summary>
     public int FileCount { get; init; } = 2000;
     public int FileBytes { get; init; } = 4096;
 

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Benchmarks.Http;
 
-/// <summary>HTTP request latency against a URL (seeds 000 and 002).</summary>
+/// <summary>HTTP request latency against a URL (App Service Dynamic Cache settings, a cache in front of a slow CGI).</summary>
 public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) : BenchmarkKind<HttpParameters>
 {
     public const string KindName = "http";

@@ -20,13 +20,13 @@ public sealed record HttpParameters : LoadParameters
 
     /// <summary>
     /// 2 to 8 variants of these parameters measured in one run, interleaved: each names only the fields it
-    /// changes. Requests go round the variants (A B A B …, <see cref="InterleaveBlock"/> at a time), so drift of
+    /// changes. Requests go round the variants in rounds (<see cref="InterleaveBlock"/> of each a round, the round's leader drawn each round), so drift of
     /// the machine or the service hits every variant alike, each worker's variants on one connection where they can
     /// (<see cref="ConnectionKey"/>). Each sample's series is its variant's name.
     /// </summary>
     public List<HttpVariant>? Variants { get; init; }
 
-    /// <summary>With variants: requests of one variant in a row before the next variant's turn (1: A B A B …).</summary>
+    /// <summary>With variants: requests of one variant in a row before the next variant's turn (1: one of each variant a round, in an order drawn each round).</summary>
     public int InterleaveBlock { get; init; } = 1;
 
     /// <summary><see cref="LoadParameters.Requests"/> counts per variant: a count of n is n requests of each.</summary>

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Benchmarks.Tables;
 
-/// <summary>Azure Table Storage inserts, single and in batches, with Expect: 100-continue and Nagle toggled (seed 003).</summary>
+/// <summary>Azure Table Storage inserts, single and in batches, with Expect: 100-continue and Nagle toggled.</summary>
 public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections connections) : BenchmarkKind<TableParameters>
 {
     public const string KindName = "table";
@@ -24,7 +24,7 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
 
     public override IReadOnlyList<string> PlannedSeries(TableParameters p) => p.Variants().Select(v => v.Series).ToList();
 
-    /// <summary>Seed 003's baseline: both toggles on.</summary>
+    /// <summary>The Table Storage baseline: both toggles on.</summary>
     public override string? BaselineSeries(TableParameters p) => p.Baseline()?.Series;
 
     /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>

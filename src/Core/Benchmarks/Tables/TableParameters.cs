@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace BenchDashboard.Core.Benchmarks.Tables;
 
-/// <summary>Seed 003 compared inserting entities one at a time with entity group transactions (batches).</summary>
+/// <summary>How entities are inserted: one at a time, or in entity group transactions (batches).</summary>
 public enum TableOperation
 {
     /// <summary>One entity per request.</summary>
@@ -13,8 +13,8 @@ public enum TableOperation
 }
 
 /// <summary>
-/// Parameters of a Table Storage benchmark (seed 003): every combination of operation, Expect: 100-continue
-/// and Nagle's algorithm is a variant; the run interleaves them (A B C D A B C D …) so that drift of the
+/// Parameters of a Table Storage benchmark: every combination of operation, Expect: 100-continue
+/// and Nagle's algorithm is a variant; the run goes round them in rounds of one request each, the round's leader drawn each round, so that drift of the
 /// service hits every variant alike. Names match the JSON API (camelCase).
 /// </summary>
 public sealed record TableParameters : LoadParameters
@@ -70,7 +70,7 @@ public sealed record TableParameters : LoadParameters
          from nagle in Nagle ?? []
          select new TableVariant(operation, expect, nagle)).ToList();
 
-    /// <summary>Seed 003's baseline: both toggles on (the .NET Framework defaults), for the first operation.</summary>
+    /// <summary>The Table Storage baseline: both toggles on (the .NET Framework defaults), for the first operation.</summary>
     public TableVariant? Baseline()
     {
         var variants = Variants();

@@ -12,7 +12,7 @@ namespace BenchDashboard.Core.Benchmarks.Tables;
 /// Per-entity latencies are the request's divided by the entities it carries (a percentile divided by a
 /// constant is the percentile of the divided values, so these are exact nearest-rank figures).
 /// <see cref="MedianCall"/> is the verdict on the median against the same operation's variant with both
-/// toggles on (seed 003's baseline), by a block bootstrap over the interleaved turns; null for that variant
+/// toggles on (the Table Storage baseline), by a block bootstrap over the interleaved turns; null for that variant
 /// itself, for too few requests, and for figures stored before it existed.
 /// </summary>
 public sealed record TableVariantFigures(

@@ -12,8 +12,8 @@ public sealed record CachePhaseCell(int Operations, double Seconds, long? Median
 public sealed record CachePhaseRow(string? Variant, IReadOnlyList<CachePhaseCell?> Cells);
 
 /// <summary>
-/// Seed 004's answer: writes, reads of one key, reads of different keys and misses side by side, with the
-/// total time of each phase (the seed's 216 ms / 213 ms / 386 ms for 100 operations) and the rate-limit
+/// The cache answer: writes, reads of one key, reads of different keys and misses side by side, with the
+/// total time of each phase (the source document's 216 ms / 213 ms / 386 ms for 100 operations) and the rate-limit
 /// errors, so "misses are as fast as hits" or "distinct keys cost twice as much" reads off one row.
 /// </summary>
 public sealed record CachePhaseTable(IReadOnlyList<CachePhase> Phases, IReadOnlyList<CachePhaseRow> Rows)

@@ -3,7 +3,7 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Comparisons.Answers;
 
 /// <summary>
-/// Seed 002's answer: the cold first request against the median of the warm rest, as one ratio
+/// The cache-in-front answer: the cold first request against the median of the warm rest, as one ratio
 /// ("first request 411 ms, the other 99: 0.80 ms median, 514× faster warm").
 /// </summary>
 /// <param name="TimesFasterWarm">The first request's latency ÷ the warm median; null when the rest has no answered request or a zero median.</param>

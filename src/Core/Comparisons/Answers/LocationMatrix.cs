@@ -11,7 +11,7 @@ public sealed record LocationCell(double Seconds, double? TimesFastest, bool IsF
 public sealed record LocationRow(string Location, IReadOnlyList<LocationCell?> Cells);
 
 /// <summary>
-/// Seed 001's answer: the locations side by side, wall time per phase (one large write ≈ its download,
+/// The file-storage answer: the locations side by side, wall time per phase (one large write ≈ its download,
 /// creating many small files ≈ its extraction; deleting them is its <c>rm -rf</c>), each as a ratio to the
 /// fastest location in that phase, so "up to ~20× slower on the share" reads straight off the table.
 /// </summary>

@@ -28,7 +28,7 @@ public sealed record TableOperationMatrix(string Operation, int EntitiesPerReque
 }
 
 /// <summary>
-/// Seed 003's answer: per operation (single insert, batch), Expect100Continue × Nagle as a matrix of medians
+/// The Table Storage answer: per operation (single insert, batch), Expect100Continue × Nagle as a matrix of medians
 /// per entity, each as a ratio to the both-on baseline, with the reason for every cell whose verdict calls a
 /// difference (the ~40 ms delayed ACK with Nagle on and Expect off, most of all).
 /// </summary>

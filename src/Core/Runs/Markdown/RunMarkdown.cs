@@ -6,9 +6,9 @@ using BenchDashboard.Core.Statistics;
 namespace BenchDashboard.Core.Runs.Markdown;
 
 /// <summary>
-/// A finished run as the Markdown users paste into a post: the summary in go-wrk's and ab's layout (seeds 000 and
-/// 002: requests, failures, time taken, requests/s, mean, median, 99th percentile, slowest, bytes, response classes),
-/// ab's "served within a certain time" ladder, ab's connection times, seed 003's table per time window (Avg, 80 %,
+/// A finished run as the Markdown users paste into a post: the summary in go-wrk's and ab's layout
+/// (requests, failures, time taken, requests/s, mean, median, 99th percentile, slowest, bytes, response classes),
+/// ab's "served within a certain time" ladder, ab's connection times, a table per time window (Avg, 80 %,
 /// 90 %, 95 %, Min, Max) and, for a run of several series, each series beside the first. Pure: the caller hands it
 /// the digest and the parameters as the reader may see them (secrets fingerprinted for anyone but an administrator).
 /// Times in milliseconds with three decimals, as ab prints them; numbers in the invariant culture.
@@ -140,11 +140,11 @@ public static class RunMarkdown
         return table;
     }
 
-    /// <summary>"Per 10-second window, series read-miss (ms)": the title of seed 003's table.</summary>
+    /// <summary>"Per 10-second window, series read-miss (ms)": the title of the time-window table.</summary>
     public static string WindowsTitle(int windowSeconds, string? series) =>
         $"Per {Duration(windowSeconds)} window{(series is null ? "" : $", series {series}")} (ms)";
 
-    /// <summary>Seed 003's table: each time window's count, failures, Avg, 80 %, 90 %, 95 %, Min and Max.</summary>
+    /// <summary>The time-window table: each time window's count, failures, Avg, 80 %, 90 %, 95 %, Min and Max.</summary>
     public static MarkdownTable WindowTable(IReadOnlyList<TimeWindow> windows)
     {
         var table = new MarkdownTable(">Window", ">From s", ">Requests", ">Failed", ">Avg", ">80%", ">90%", ">95%", ">Min", ">Max");

@@ -17,7 +17,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
     /// <summary>The IANA zone the schedule is read in; empty means UTC.</summary>
     [BindProperty] public string? TimeZone { get; set; } = Core.Benchmarks.CronSchedules.DefaultTimeZone;
 
-    /// <summary>Its runs spread over this many runner agents (issue 16); empty: the dashboard's own runner.</summary>
+    /// <summary>Its runs spread over this many runner agents; empty: the dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
 

@@ -42,7 +42,7 @@ public sealed class KindPagesAttribute(string kind) : Attribute
 
     /// <summary>
     /// A partial for the top of a finished run's page with the answer to the kind's job, in the first screen
-    /// (seed 003's matrix, seed 004's phases); its model is the run page's; optional.
+    /// (the Table Storage matrix, the cache phases); its model is the run page's; optional.
     /// </summary>
     public string? Answer { get; init; }
 }

@@ -30,7 +30,7 @@ public sealed class DetailsModel(
     public RunReport Report { get; private set; } = null!;
     public string ChartJson { get; private set; } = "{}";
 
-    /// <summary>For runs with several series: each as a percentage of <see cref="Baseline"/> (seed 000's table).</summary>
+    /// <summary>For runs with several series: each as a percentage of <see cref="Baseline"/> (the percentage table).</summary>
     public IReadOnlyList<ComparisonRow> Comparison { get; private set; } = [];
     public string? Baseline { get; private set; }
 
@@ -85,7 +85,7 @@ public sealed class DetailsModel(
         }
         if (report.Series.Count > 0)
         {
-            // The reader's pick, else the kind's own baseline (Table: both toggles on, as in seed 003), else the first.
+            // The reader's pick, else the kind's own baseline (Table: both toggles on, the .NET Framework defaults), else the first.
             var preferred = kinds.BaselineSeries(report.Run);
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
             Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);

@@ -11,10 +11,10 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
 {
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
 
-    /// <summary>Spread the run over this many runner agents (issue 16); empty: this dashboard's own runner.</summary>
+    /// <summary>Spread the run over this many runner agents; empty: this dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
 
-    /// <summary>Queue the run several times and open their comparison (issue 29); also filled from the address.</summary>
+    /// <summary>Queue the run several times and open their comparison; also filled from the address.</summary>
     [BindProperty(SupportsGet = true)] public RepeatFields Repeat { get; set; } = new();
 
     public IReadOnlyList<KindPage> Kinds => forms.All;

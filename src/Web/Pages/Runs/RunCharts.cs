@@ -35,7 +35,7 @@ public static class RunCharts
             episodes = analysis?.Degradation?.Episodes.Select(e => new { from = e.StartIndex, to = e.EndIndex }) ?? [],
             load = (load ?? digest.Load)?.PerSecond.Select(p => new { second = p.Second, due = p.Due, started = p.Started }),
             windows = analysis is null ? null : Windows(digest, analysis.WindowSeconds),
-            // The first request of all (seed 002's cold one), drawn on its own so a scale or a hidden warm-up never hides it.
+            // The first request of all (the cold one, cache empty), drawn on its own so a scale or a hidden warm-up never hides it.
             cold = digest.Statistics.Cold is { } cold && !cold.First.Error.IsTransportError()
                 ? new { x = cold.First.Index, y = cold.First.LatencyNs / 1e6, warmup = cold.First.IsWarmup }
                 : null,

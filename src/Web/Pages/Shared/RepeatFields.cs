@@ -4,7 +4,7 @@ using BenchDashboard.Web.Api;
 namespace BenchDashboard.Web.Pages.Shared;
 
 /// <summary>
-/// The new-run form's repeat (issue 29): queue the run several times and open their comparison, the form's
+/// The new-run form's repeat: queue the run several times and open their comparison, the form's
 /// side of the API's <c>repeat</c>, <c>separateRuns</c> and <c>pick</c>. Bound with the prefix "Repeat".
 /// </summary>
 public sealed class RepeatFields
@@ -18,7 +18,7 @@ public sealed class RepeatFields
     /// <summary>"pooled" or "best": how the comparison takes each setting's runs.</summary>
     public string? Pick { get; set; }
 
-    /// <summary>A link that fills the form with seed 000's job for this dashboard (HTTP only); not bound.</summary>
+    /// <summary>A link that fills the form with the Dynamic Cache comparison's job for this dashboard (HTTP only); not bound.</summary>
     public string? ExampleLink { get; set; }
 
     /// <summary>Null for a single run; else the repeat, or errors keyed by field ("Repeat.Times").</summary>

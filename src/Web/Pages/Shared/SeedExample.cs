@@ -4,7 +4,7 @@ using BenchDashboard.Web.Pages.Kinds;
 namespace BenchDashboard.Web.Pages.Shared;
 
 /// <summary>
-/// Seed 000's job as a form preset: one endpoint under three settings (the dashboard's own /target/delay at 2, 10
+/// The Dynamic Cache comparison as a form preset: one endpoint under three settings (the dashboard's own /target/delay at 2, 10
 /// and 20 ms: apart by more than a loaded machine's noise), each as runs of its own, 3 runs each, compared by the best of 3. The new-run form's fields filled
 /// from the address, so the user sees and may change every one before queuing. Warm-up requests keep a fresh
 /// process's first (JIT-compiling) requests out of the figures: a cold first run would widen every verdict.

@@ -213,7 +213,7 @@
         const all = datasets.flatMap(d => d.data.map(q => q.y));
         let top = all.length ? Math.max(...all) * 1.05 : 1;
         let yMax;
-        // The very first request (a cold start, seed 002): ringed and large, never hidden behind the axis at x = 0
+        // The very first request (a cold start, an empty cache): ringed and large, never hidden behind the axis at x = 0
         // nor by the warm-up toggle; one far above the rest sits at the top edge as a triangle, its value in the label.
         const cold = data.cold && !data.picked ? data.cold : null;
         if (cold) {

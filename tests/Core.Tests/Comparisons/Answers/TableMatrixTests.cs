@@ -10,7 +10,7 @@ public class TableMatrixTests
 {
     const long Ms = 1_000_000;
 
-    /// <summary>Seed 003's batch matrix taking turns: both on 2 ms, Expect off with Nagle on held by the ~40 ms delayed ACK, the rest as fast as both on.</summary>
+    /// <summary>The Table Storage batch matrix, variants taking turns: both on 2 ms, Expect off with Nagle on held by the ~40 ms delayed ACK, the rest as fast as both on.</summary>
     static IReadOnlyList<TableVariantFigures> Figures(int rounds = 200)
     {
         var p = new TableParameters { Operations = [TableOperation.Batch], Expect100Continue = [true, false], Nagle = [true, false], BatchSize = 10 };

@@ -6,7 +6,7 @@ using Microsoft.Playwright;
 namespace BenchDashboard.Web.Tests.Browser.Jobs;
 
 /// <summary>
-/// Seed 000's job (issue 29, goal 1): one endpoint under three settings, the best of several runs each, and a
+/// The Dynamic Cache comparison as a job: one endpoint under three settings, the best of several runs each, and a
 /// table of each setting as a percentage of the baseline with the verdict, from a fresh dashboard in at most 5
 /// steps, the answer in the first screen of the compare page.
 /// </summary>

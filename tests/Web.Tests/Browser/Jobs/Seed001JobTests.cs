@@ -5,7 +5,7 @@ using BenchDashboard.Web.Tests.Deployment;
 
 namespace BenchDashboard.Web.Tests.Browser.Jobs;
 
-/// <summary>Seed 001's job: the same file work on several locations, side by side, each against the fastest.</summary>
+/// <summary>The file-storage job: the same file work on several locations, side by side, each against the fastest.</summary>
 [Collection(PublishedApps.Collection)]
 public sealed class Seed001JobTests(PublishedOutput published)
 {

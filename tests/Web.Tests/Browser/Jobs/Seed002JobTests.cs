@@ -5,7 +5,7 @@ using BenchDashboard.Web.Tests.Deployment;
 
 namespace BenchDashboard.Web.Tests.Browser.Jobs;
 
-/// <summary>Seed 002's job: how much faster the warm rest is than the cold first request, read at the top of the run.</summary>
+/// <summary>The cold-and-warm job: how much faster the warm rest is than the cold first request, read at the top of the run.</summary>
 [Collection(PublishedApps.Collection)]
 public sealed class Seed002JobTests(PublishedOutput published)
 {

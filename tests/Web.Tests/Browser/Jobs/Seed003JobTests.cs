@@ -6,7 +6,7 @@ using BenchDashboard.Web.Tests.Deployment;
 
 namespace BenchDashboard.Web.Tests.Browser.Jobs;
 
-/// <summary>Seed 003's job: what Expect100Continue and Nagle do to single inserts and batches, as a matrix per operation.</summary>
+/// <summary>The Table Storage job: what Expect100Continue and Nagle do to single inserts and batches, as a matrix per operation.</summary>
 [Collection(PublishedApps.Collection)]
 public sealed class Seed003JobTests(PublishedOutput published)
 {

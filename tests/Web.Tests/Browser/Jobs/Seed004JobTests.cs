@@ -5,7 +5,7 @@ using BenchDashboard.Web.Tests.Deployment;
 
 namespace BenchDashboard.Web.Tests.Browser.Jobs;
 
-/// <summary>Seed 004's job: writes, reads of one key, reads of different keys and misses side by side.</summary>
+/// <summary>The cache job: writes, reads of one key, reads of different keys and misses side by side.</summary>
 [Collection(PublishedApps.Collection)]
 public sealed class Seed004JobTests(PublishedOutput published)
 {

@@ -10,7 +10,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchDashboard.Web.Tests.Pages.Reports;
 
 /// <summary>
-/// Issue 26's reports as HTTP sees them: a run's and a comparison's page as one file to save, everything inline;
+/// Reports as HTTP sees them: a run's and a comparison's page as one file to save, everything inline;
 /// a clear page, never a download, when there is nothing to report; names and secrets exactly as on the pages.
 /// </summary>
 public partial class ReportPagesTests

@@ -20,7 +20,7 @@ public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, 
     public string KeyPrefix { get; set; } = "benchdashboard";
     public bool Cleanup { get; set; } = true;
 
-    /// <summary>Other variants whose operations take turns with the fields above in every phase, each with only the fields that differ (issue 15).</summary>
+    /// <summary>Other variants whose operations take turns with the fields above in every phase, each with only the fields that differ.</summary>
     public List<CacheVariantForm> Variants { get; set; } = [];
 
     /// <summary>The name of the variant the fields above describe, when there are others.</summary>

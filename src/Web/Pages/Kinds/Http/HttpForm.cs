@@ -23,7 +23,7 @@ public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, du
     public override IReadOnlyList<(string Noun, int Count)> CountFactors() => [("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
 
     /// <summary>
-    /// Other variants measured interleaved with the one above, each with only the fields that differ (issue 15).
+    /// Other variants measured interleaved with the one above, each with only the fields that differ.
     /// The form shows the filled ones and one empty row more; "Add a variant" reveals further rows.
     /// </summary>
     public List<HttpVariantForm> Variants { get; set; } = [];
