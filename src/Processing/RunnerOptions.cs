@@ -10,11 +10,7 @@ public sealed class RunnerOptions
     /// <summary>
     /// <c>runner</c> (the default): takes queued runs from the database. <c>agent</c>: a load generator on
     /// another machine that dials out to the dashboard at <see cref="Coordinator"/> and never touches a
-<<<<<<< HEAD:src/Processing/RunnerOptions.cs
-    /// database (issue 16, <c>AgentLink</c>).
-=======
-    /// database (<see cref="Agents.AgentLink"/>).
->>>>>>> house-comments:src/Runner/RunnerOptions.cs
+    /// database (the runner's <c>AgentLink</c>).
     /// </summary>
     public RunnerMode Mode { get; set; } = RunnerMode.Runner;
 

@@ -1,3 +1,4 @@
+using BenchDashboard.ServiceDefaults;
 using System.Net;
 using System.Net.WebSockets;
 using System.Text;
@@ -241,7 +242,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         if (refusal is null)
         {
             // The path that wakes for the start, once now: its first call compiles it, which made a first start ~20 ms late.
-            await Task.Run(() => Execution.PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
+            await Task.Run(() => PreciseSleep.Until(System.Diagnostics.Stopwatch.GetTimestamp() + System.Diagnostics.Stopwatch.Frequency / 1000, ct), ct);
             took(new AgentShard(assign, found!.Value.Kind, executor!, link));
             logger.LogInformation("Run {RunId}: shard {Shard} leased to this agent (epoch {Epoch})", assign.RunId, assign.Shard, assign.Epoch);
         }

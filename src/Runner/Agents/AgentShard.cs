@@ -1,3 +1,4 @@
+using BenchDashboard.ServiceDefaults;
 using System.Diagnostics;
 using System.Threading.Channels;
 using BenchDashboard.Core;

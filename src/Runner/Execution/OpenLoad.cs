@@ -1,3 +1,4 @@
+using BenchDashboard.ServiceDefaults;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;

@@ -1,6 +1,5 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.Runner;
-using BenchDashboard.Runner.Scheduling;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;

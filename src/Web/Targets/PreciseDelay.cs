@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using BenchDashboard.Runner.Execution;
+using BenchDashboard.ServiceDefaults;
 
 namespace BenchDashboard.Web.Targets;
 

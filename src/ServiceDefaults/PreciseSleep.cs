@@ -1,8 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
-using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Runner.Execution;
+namespace BenchDashboard.ServiceDefaults;
 
 /// <summary>
 /// Sleeps until a Stopwatch timestamp without spinning. Thread.Sleep and timers round to whole milliseconds;
@@ -12,6 +11,8 @@ namespace BenchDashboard.Runner.Execution;
 /// </summary>
 public static class PreciseSleep
 {
+    static readonly double NanosecondsPerTick = 1e9 / Stopwatch.Frequency;
+
     const int ClockMonotonic = 1;
 
     [StructLayout(LayoutKind.Sequential)]
@@ -32,7 +33,7 @@ public static class PreciseSleep
         while (true)
         {
             ct.ThrowIfCancellationRequested();
-            var remainingNs = Ticks.ToNanoseconds(timestamp - Stopwatch.GetTimestamp());
+            var remainingNs = (long)((timestamp - Stopwatch.GetTimestamp()) * NanosecondsPerTick);
             if (remainingNs <= 0) return;
             var ns = Math.Min(remainingNs, 50_000_000);
             if (Nanosleep)
