@@ -20,11 +20,33 @@ namespace BenchDashboard.Core;
 
 public static class CoreServices
 {
+    /// <summary>
+    /// The kinds of benchmark and what they check parameters against (run limits, the target policy, named
+    /// connections, file-system roots), without storage: a runner agent, which never touches the database, takes
+    /// these alone.
+    /// </summary>
+    public static IServiceCollection AddBenchmarkKinds(this IServiceCollection services)
+    {
+        if (services.Any(d => d.ServiceType == typeof(BenchmarkKinds))) return services;
+        services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
+        services.AddSingleton<TargetPolicy>();
+        services.AddSingleton<NamedConnections>();
+        services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        services.AddSingleton<FileSystemRoots>();
+        // The kinds, in the order the pages offer them: one line per kind.
+        services.AddBenchmarkKind<HttpKind>();
+        services.AddBenchmarkKind<CacheKind>();
+        services.AddBenchmarkKind<FileSystemKind>();
+        services.AddBenchmarkKind<TableKind>();
+        services.AddSingleton<BenchmarkKinds>();
+        return services;
+    }
+
     /// <summary>Storage, options and the query/command services that both hosts share.</summary>
     public static IServiceCollection AddBenchCore(this IServiceCollection services)
     {
         services.TryAddSingleton(TimeProvider.System);
-        services.AddOptions<RunLimits>().BindConfiguration(RunLimits.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddOptions<RunsOptions>().BindConfiguration(RunsOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         services.AddOptions<DatabaseOptions>().BindConfiguration(DatabaseOptions.Section)
             .Configure<Microsoft.Extensions.Configuration.IConfiguration>((o, configuration) => o.ConnectionString = configuration.GetConnectionString(DatabaseProviders.ConnectionStringName))
@@ -52,22 +74,12 @@ public static class CoreServices
                 (CoreEventId.SaveChangesFailed, LogLevel.Debug), (RelationalEventId.ExecuteUpdateFailed, LogLevel.Debug),
                 (RelationalEventId.ExecuteDeleteFailed, LogLevel.Debug), (RelationalEventId.NonQueryOperationFailed, LogLevel.Debug)));
         });
-        services.AddOptions<TargetOptions>().BindConfiguration(TargetOptions.Section);
         services.AddSingleton<StorageReserve>();
-        services.AddSingleton<TargetPolicy>();
         // One application name for every host (the default is the content root) and the key ring in the results
         // database: every dashboard on one database reads the others' cookies and forms (Security/SharedKeys).
         services.AddDataProtection().SetApplicationName("BenchDashboard").PersistKeysToDbContext<BenchDbContext>();
         services.AddSingleton<ParameterDisplay>();
-        services.AddSingleton<NamedConnections>();
-        services.AddOptions<FileSystemOptions>().BindConfiguration(FileSystemOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        services.AddSingleton<FileSystemRoots>();
-        // The kinds of benchmark, in the order the pages offer them: one line per kind.
-        services.AddBenchmarkKind<HttpKind>();
-        services.AddBenchmarkKind<CacheKind>();
-        services.AddBenchmarkKind<FileSystemKind>();
-        services.AddBenchmarkKind<TableKind>();
-        services.AddSingleton<BenchmarkKinds>();
+        services.AddBenchmarkKinds();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
         services.AddScoped<RunDigests>();

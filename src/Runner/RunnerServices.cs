@@ -18,11 +18,17 @@ public static class RunnerServices
         services.AddSingleton<RunnerPulse>();
         services.AddSingleton<CronScheduler>();
         services.AddSingleton<RunProcessor>();
+        services.AddKindExecutors();
+        services.AddHostedService<RunnerService>();
+        return services;
+    }
+
+    /// <summary>Every kind's executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.</summary>
+    public static IServiceCollection AddKindExecutors(this IServiceCollection services)
+    {
         services.AddSingleton<KindExecutors>();
-        // Every executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.
         foreach (var executor in typeof(RunnerServices).Assembly.GetTypes().Where(t => t is { IsClass: true, IsAbstract: false } && t.IsAssignableTo(typeof(IBenchmarkExecutor))))
             services.AddSingleton(typeof(IBenchmarkExecutor), executor);
-        services.AddHostedService<RunnerService>();
         return services;
     }
 

@@ -76,7 +76,16 @@ public interface IBenchmarkKind
     /// one leaves the run to a runner that has it.
     /// </summary>
     IReadOnlyList<string> Connections(object parameters);
+
+    /// <summary>
+    /// The demo benchmarks a new user finds on an empty database, against the dashboard's own targets at
+    /// <paramref name="dashboard"/> (its loopback address); none for a kind without one.
+    /// </summary>
+    IReadOnlyList<DemoBenchmark> Demos(string dashboard);
 }
+
+/// <summary>A demo benchmark: its name and parameters; <see cref="QueueFirst"/> queues a first run of it.</summary>
+public sealed record DemoBenchmark(string Name, object Parameters, bool QueueFirst = false);
 
 /// <summary>A kind whose parameters are a <typeparamref name="TParameters"/> record: the typed half of <see cref="IBenchmarkKind"/>.</summary>
 public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParameters : class
@@ -98,6 +107,8 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public virtual bool SpreadsOverAgents => false;
 
     public virtual IReadOnlyList<string> Connections(TParameters parameters) => [];
+
+    public virtual IReadOnlyList<DemoBenchmark> Demos(string dashboard) => [];
 
     public virtual Agents.ShardSplit Split(TParameters parameters, int shards) =>
         Agents.ShardSplit.Refused($"{Title} runs measure storage this dashboard's runner reaches; only HTTP runs are spread over agents.");

@@ -217,8 +217,9 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
     /// </summary>
     async Task AssignAsync(FrameLink link, AgentFrame assign, Action<AgentShard> took, CancellationToken ct)
     {
+        // Only a kind whose load divides between agents: the others measure what the dashboard's own runner reaches.
         var found = executors.Find(assign.Kind);
-        var executor = found?.Executor;
+        var executor = found is { Kind.SpreadsOverAgents: true } ? found.Value.Executor : null;
         string? refusal;
         if (executor is null) refusal = $"this agent cannot run {assign.Kind} runs";
         else if (assign is not { RunId: not null, Shard: not null, Epoch: not null, ParametersJson: { } parameters }) refusal = "the assignment was incomplete";

@@ -36,11 +36,9 @@ public static class RunnerHost
         if (builder.Configuration.GetSection(RunnerOptions.Section).GetValue("Mode", RunnerMode.Runner) == RunnerMode.Agent)
         {
             builder.Services.AddRunnerOptions();
-            builder.Services.AddOptions<Core.Security.TargetOptions>().BindConfiguration(Core.Security.TargetOptions.Section);
-            builder.Services.AddSingleton<Core.Security.TargetPolicy>();
-            // The kinds whose load divides between agents (IBenchmarkKind.Split): HTTP only.
-            builder.Services.AddBenchmarkKind<Core.Benchmarks.Http.HttpKind, Http.HttpBenchmark>();
-            builder.Services.AddSingleton<BenchDashboard.Processing.Executing.KindExecutors>();
+            // Every kind and its executor; the agent takes shards of those whose load divides (IBenchmarkKind.SpreadsOverAgents).
+            builder.Services.AddBenchmarkKinds();
+            builder.Services.AddKindExecutors();
             builder.Services.AddSingleton<Agents.AgentLink>();
             builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
             await builder.Build().RunAsync();

@@ -33,4 +33,7 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
             .Where(v => v.Backend != CacheBackend.Memory && v.Connection is { Length: > 0 }).Select(v => v.Connection!).Distinct().ToList();
 
     public override CacheParameters IdenticalVariants(CacheParameters plain) => plain with { Variants = [new() { Name = "A" }, new() { Name = "B" }], InterleaveBlock = 1 };
+
+    public override IReadOnlyList<DemoBenchmark> Demos(string dashboard) =>
+        [new("Demo: cache writes and reads, in-process", new CacheParameters { Requests = 1000, KeyCount = 100 })];
 }

@@ -22,4 +22,8 @@ public sealed class FileSystemKind(IOptions<RunLimits> limits, FileSystemRoots r
             .SelectMany(label => FileSystemPhases.All.Where(phase => p.LargeFileMiB > 0 || phase is not (FileSystemPhases.LargeWrite or FileSystemPhases.LargeRead))
                 .Select(phase => FileSystemPhases.Series(label, phase)))
             .ToList();
+
+    /// <summary>The two locations every dashboard has: local temp and its content folder (on App Service, the shared storage).</summary>
+    public override IReadOnlyList<DemoBenchmark> Demos(string dashboard) =>
+        [new("Demo: file system on each location", new FileSystemParameters { Directories = [FileSystemOptions.TempRoot, "content"], FileCount = 500, LargeFileMiB = 8 })];
 }

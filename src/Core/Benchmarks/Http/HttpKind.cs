@@ -40,6 +40,16 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     /// take the remainder), an open run's rate and every stage's rate divided by the shards; durations, the URL
     /// and the variants are every shard's. Each shard needs a connection, and a request when counted.
     /// </summary>
+    public override IReadOnlyList<DemoBenchmark> Demos(string dashboard) =>
+    [
+        new("Demo: 5 ms endpoint, 4 connections",
+            new HttpParameters { Url = $"{dashboard}/target/delay?ms=5&size=4096", Requests = 300, Concurrency = 4, WarmupRequests = 20 }, QueueFirst: true),
+        new("Demo: cold first request, then served from cache",
+            new HttpParameters { Url = $"{dashboard}/target/cacheable?coldMs=400", Requests = 100, Concurrency = 1 }),
+        new("Demo: page that reads 64 small files",
+            new HttpParameters { Url = $"{dashboard}/target/files?count=64", Requests = 50, Concurrency = 1, WarmupRequests = 10 }),
+    ];
+
     public override bool SpreadsOverAgents => true;
 
     public override ShardSplit Split(HttpParameters p, int shards)

@@ -31,4 +31,11 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     public override IReadOnlyList<string> Connections(TableParameters p) => p.Connection is { Length: > 0 } name ? [name] : [];
 
     public override object? Figures(TableParameters p, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) => TableVariantFigures.From(p, series, samples);
+
+    /// <summary>
+    /// Inserts against the development storage account, which appsettings.Development.json names "tables": Azurite,
+    /// started by the runner when the first run needs it.
+    /// </summary>
+    public override IReadOnlyList<DemoBenchmark> Demos(string dashboard) =>
+        [new("Demo: Table Storage single vs. batch inserts, Expect and Nagle on and off", new TableParameters { Connection = "tables", Requests = 200, WarmupRequests = 10 })];
 }

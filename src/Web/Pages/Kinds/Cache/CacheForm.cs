@@ -5,7 +5,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Cache;
 
 /// <summary>The cache benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(CacheKind.KindName, Prefix = "Cache", Fields = "/Pages/Kinds/Cache/_CacheFields.cshtml", Answer = "/Pages/Kinds/Cache/_Answer.cshtml")]
-public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, durationSeconds: 10, timeoutMs: 5_000)
+public sealed class CacheForm() : VariantsForm<CacheParameters, CacheVariantForm>(requests: 100, durationSeconds: 10, timeoutMs: 5_000)
 {
     public static readonly CachePhase[] AllPhases = Enum.GetValues<CachePhase>();
 
@@ -20,24 +20,12 @@ public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, 
     public string KeyPrefix { get; set; } = "benchdashboard";
     public bool Cleanup { get; set; } = true;
 
-    /// <summary>Other variants whose operations take turns with the fields above in every phase, each with only the fields that differ.</summary>
-    public List<CacheVariantForm> Variants { get; set; } = [];
-
-    /// <summary>The name of the variant the fields above describe, when there are others.</summary>
-    public string FirstVariantName { get; set; } = "A";
-    public int InterleaveBlock { get; set; } = 1;
-
     /// <summary>A count or a duration is per phase (each phase runs the whole load) and, with variants, per variant.</summary>
     public override LoadFormCounting Counting { get; } = new("operations", "per phase and variant", "per phase",
         "workers; 1 = one operation after another, as in the seed", [("phases", "checked:Cache.Phases"), ("variants", "rows:Cache.Variants")]);
 
     public override IReadOnlyList<(string Noun, int Count)> CountFactors() =>
-        [("phases", AllPhases.Count(p => Phases.Contains(p.Name()))), ("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
-
-    /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
-    public IReadOnlyList<CacheVariantForm> VariantRows =>
-        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new CacheVariantForm()))
-            .Take(VariantRules.Max - 1).ToList();
+        [("phases", AllPhases.Count(p => Phases.Contains(p.Name()))), ("variants", VariantCount)];
 
     public override CacheParameters ToParameters(Dictionary<string, string[]> errors)
     {
@@ -52,17 +40,9 @@ public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, 
             ValueBytes = ValueBytes,
             KeyPrefix = KeyPrefix.Trim(),
             Cleanup = Cleanup,
-            Variants = VariantsOf(errors),
+            Variants = VariantsOf(new CacheVariant { Name = FirstVariantName }, (row, field) => row.ToVariant(errors, field)),
             InterleaveBlock = InterleaveBlock,
         }, errors);
-    }
-
-    /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
-    List<CacheVariant>? VariantsOf(Dictionary<string, string[]> errors)
-    {
-        var others = Variants.Where(v => !v.IsEmpty).ToList();
-        if (others.Count == 0) return null;
-        return [new CacheVariant { Name = FirstVariantName }, .. others.Select((v, i) => v.ToVariant(errors, $"variants[{i + 1}]"))];
     }
 
     public override void Load(CacheParameters p)
@@ -80,14 +60,13 @@ public sealed class CacheForm() : LoadModelForm<CacheParameters>(requests: 100, 
         {
             // The first variant's own fields are folded into the fields above; the others keep what they change.
             Load(variants[0].Over(p) with { Variants = null, InterleaveBlock = p.InterleaveBlock });
-            FirstVariantName = VariantRules.NameAt(variants[0].Name, 0);
-            Variants = variants.Skip(1).Select((v, i) => CacheVariantForm.From(v, i + 1)).ToList();
+            LoadVariants(variants, v => v.Name, CacheVariantForm.From);
         }
     }
 }
 
 /// <summary>One more variant as the form binds it: blank fields are the first variant's.</summary>
-public sealed class CacheVariantForm
+public sealed class CacheVariantForm : IVariantRow
 {
     public string? Name { get; set; }
 

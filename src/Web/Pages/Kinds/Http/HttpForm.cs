@@ -5,7 +5,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Http;
 
 /// <summary>The HTTP benchmark's fields as the new-run form and the editor bind them.</summary>
 [KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml", Answer = "/Pages/Kinds/Http/_Answer.cshtml")]
-public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
+public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
 {
     public string Url { get; set; } = "";
     public string Method { get; set; } = "GET";
@@ -20,22 +20,7 @@ public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, du
     public override LoadFormCounting Counting { get; } = new("requests", "per variant", "",
         "connections, each sending one request after another; its variants take turns on it", [("variants", "rows:Http.Variants")]);
 
-    public override IReadOnlyList<(string Noun, int Count)> CountFactors() => [("variants", Variants.Any(v => !v.IsEmpty) ? Variants.Count(v => !v.IsEmpty) + 1 : 1)];
-
-    /// <summary>
-    /// Other variants measured interleaved with the one above, each with only the fields that differ.
-    /// The form shows the filled ones and one empty row more; "Add a variant" reveals further rows.
-    /// </summary>
-    public List<HttpVariantForm> Variants { get; set; } = [];
-
-    /// <summary>The name of the variant the fields above describe, when there are others.</summary>
-    public string FirstVariantName { get; set; } = "A";
-    public int InterleaveBlock { get; set; } = 1;
-
-    /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
-    public IReadOnlyList<HttpVariantForm> VariantRows =>
-        Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new HttpVariantForm()))
-            .Take(VariantRules.Max - 1).ToList();
+    public override IReadOnlyList<(string Noun, int Count)> CountFactors() => [("variants", VariantCount)];
 
     public override HttpParameters ToParameters(Dictionary<string, string[]> errors)
     {
@@ -54,17 +39,9 @@ public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, du
             Body = string.IsNullOrEmpty(Body) ? null : Body,
             KeepAlive = KeepAlive,
             WarmupRequests = WarmupRequests,
-            Variants = VariantsOf(errors),
+            Variants = VariantsOf(new HttpVariant { Name = FirstVariantName }, (row, field) => row.ToVariant(errors, field)),
             InterleaveBlock = InterleaveBlock,
         }, errors);
-    }
-
-    /// <summary>Null without other variants; else the fields above as the first variant, then each filled row.</summary>
-    List<HttpVariant>? VariantsOf(Dictionary<string, string[]> errors)
-    {
-        var others = Variants.Where(v => !v.IsEmpty).ToList();
-        if (others.Count == 0) return null;
-        return [new HttpVariant { Name = FirstVariantName }, .. others.Select((v, i) => v.ToVariant(errors, $"variants[{i + 1}]"))];
     }
 
     public override void Load(HttpParameters p)
@@ -81,14 +58,13 @@ public sealed class HttpForm() : LoadModelForm<HttpParameters>(requests: 100, du
         {
             // The first variant's own fields are folded into the fields above; the others keep what they change.
             Load(variants[0].Over(p) with { Variants = null, InterleaveBlock = p.InterleaveBlock });
-            FirstVariantName = VariantRules.NameAt(variants[0].Name, 0);
-            Variants = variants.Skip(1).Select((v, i) => HttpVariantForm.From(v, i + 1)).ToList();
+            LoadVariants(variants, v => v.Name, HttpVariantForm.From);
         }
     }
 }
 
 /// <summary>One more variant as the form binds it: blank fields are the first variant's.</summary>
-public sealed class HttpVariantForm
+public sealed class HttpVariantForm : IVariantRow
 {
     public string? Name { get; set; }
     public string? Url { get; set; }

@@ -1,7 +1,7 @@
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Comparisons.Answers;
+namespace BenchDashboard.Core.Benchmarks.FileSystem;
 
 /// <summary>One location's time in one phase and how it compares with the fastest location in that phase.</summary>
 /// <param name="TimesFastest">Seconds ÷ the fastest location's seconds (1 for the fastest).</param>

@@ -1,9 +1,8 @@
 using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Comparisons.Answers;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Tests.Comparisons.Answers;
+namespace BenchDashboard.Core.Tests.Benchmarks.Cache;
 
 public class CachePhaseTableTests
 {

@@ -1,6 +1,7 @@
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Comparisons.Answers;
+namespace BenchDashboard.Core.Benchmarks.Http;
 
 /// <summary>
 /// The cache-in-front answer: the cold first request against the median of the warm rest, as one ratio

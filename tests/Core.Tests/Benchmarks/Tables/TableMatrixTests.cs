@@ -1,10 +1,9 @@
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Comparisons;
-using BenchDashboard.Core.Comparisons.Answers;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Tests.Comparisons.Answers;
+namespace BenchDashboard.Core.Tests.Benchmarks.Tables;
 
 public class TableMatrixTests
 {

@@ -1,6 +1,6 @@
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Comparisons;
 
-namespace BenchDashboard.Core.Comparisons.Answers;
+namespace BenchDashboard.Core.Benchmarks.Tables;
 
 /// <summary>
 /// One combination of the toggles: its median per entity, that as a ratio to the operation's baseline (both

@@ -1,8 +1,8 @@
-using BenchDashboard.Core.Comparisons.Answers;
+using BenchDashboard.Core.Benchmarks.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Tests.Comparisons.Answers;
+namespace BenchDashboard.Core.Tests.Benchmarks.FileSystem;
 
 public class LocationMatrixTests
 {

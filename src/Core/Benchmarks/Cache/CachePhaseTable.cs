@@ -1,8 +1,8 @@
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Comparisons.Answers;
+namespace BenchDashboard.Core.Benchmarks.Cache;
 
 /// <summary>One phase of a cache run: how many operations, how long in all, the median one, and what failed.</summary>
 /// <param name="Throttled">Operations the service refused as over its rate limit (seed 004's RESOURCE_EXHAUSTED).</param>
