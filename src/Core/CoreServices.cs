@@ -6,7 +6,6 @@ using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
-using Microsoft.AspNetCore.DataProtection;
 using Microsoft.Extensions.Configuration;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
@@ -54,30 +53,8 @@ public static class CoreServices
             .Validate(o => !o.IsPostgreSql || !string.IsNullOrWhiteSpace(o.ConnectionString),
                 "Database:Provider is postgresql but ConnectionStrings:results is not set (e.g. Host=db.example;Database=bench;Username=bench;Password=...).")
             .ValidateOnStart();
-        services.AddDbContext<BenchDbContext>((sp, options) =>
-        {
-            var database = sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
-            if (database.IsPostgreSql)
-                DatabaseProviders.UsePostgreSql(options, database.ConnectionString!);
-            else
-            {
-                var path = database.FullPath(sp.GetRequiredService<IHostEnvironment>());
-                DatabaseProviders.UseSqlite(options, path, database.BusyTimeoutSeconds);
-                options.AddInterceptors(new DatabaseFilesWritable(path));
-                if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
-            }
-            // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
-            // every one at Error, and a loop retrying on a full disk would write hundreds of megabytes of log.
-            options.ConfigureWarnings(w => w.Log(
-                (RelationalEventId.CommandError, LogLevel.Debug), (RelationalEventId.TransactionError, LogLevel.Debug),
-                (RelationalEventId.ConnectionError, LogLevel.Debug), (CoreEventId.QueryIterationFailed, LogLevel.Debug),
-                (CoreEventId.SaveChangesFailed, LogLevel.Debug), (RelationalEventId.ExecuteUpdateFailed, LogLevel.Debug),
-                (RelationalEventId.ExecuteDeleteFailed, LogLevel.Debug), (RelationalEventId.NonQueryOperationFailed, LogLevel.Debug)));
-        });
+        services.AddDbContext<BenchDbContext>((sp, options) => options.UseResultsDatabase(sp));
         services.AddSingleton<StorageReserve>();
-        // One application name for every host (the default is the content root) and the key ring in the results
-        // database: every dashboard on one database reads the others' cookies and forms (Security/SharedKeys).
-        services.AddDataProtection().SetApplicationName("BenchDashboard").PersistKeysToDbContext<BenchDbContext>();
         services.AddSingleton<ParameterDisplay>();
         services.AddBenchmarkKinds();
         services.AddScoped<RunQueue>();
@@ -94,5 +71,31 @@ public static class CoreServices
         services.AddScoped<Notifications.RunNotifications>();
         services.AddOptions<Notifications.WebhookOptions>().BindConfiguration(Notifications.WebhookOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         return services;
+    }
+
+    /// <summary>
+    /// The results database as Database:* and ConnectionStrings:results configure it, for any context over it: the
+    /// provider, the file's guards (writable, size limit) on SQLite, and failed commands left to whoever handles them.
+    /// </summary>
+    public static DbContextOptionsBuilder UseResultsDatabase(this DbContextOptionsBuilder options, IServiceProvider sp)
+    {
+        var database = sp.GetRequiredService<IOptions<DatabaseOptions>>().Value;
+        if (database.IsPostgreSql)
+            DatabaseProviders.UsePostgreSql(options, database.ConnectionString!);
+        else
+        {
+            var path = database.FullPath(sp.GetRequiredService<IHostEnvironment>());
+            DatabaseProviders.UseSqlite(options, path, database.BusyTimeoutSeconds);
+            options.AddInterceptors(new DatabaseFilesWritable(path));
+            if (database.MaxSizeMiB is { } maxSize) options.AddInterceptors(new DatabaseSizeLimit(maxSize));
+        }
+        // A failed command is reported once by whoever handles it (StorageFault, QuietLog); EF would log
+        // every one at Error, and a loop retrying on a full disk would write hundreds of megabytes of log.
+        options.ConfigureWarnings(w => w.Log(
+            (RelationalEventId.CommandError, LogLevel.Debug), (RelationalEventId.TransactionError, LogLevel.Debug),
+            (RelationalEventId.ConnectionError, LogLevel.Debug), (CoreEventId.QueryIterationFailed, LogLevel.Debug),
+            (CoreEventId.SaveChangesFailed, LogLevel.Debug), (RelationalEventId.ExecuteUpdateFailed, LogLevel.Debug),
+            (RelationalEventId.ExecuteDeleteFailed, LogLevel.Debug), (RelationalEventId.NonQueryOperationFailed, LogLevel.Debug)));
+        return options;
     }
 }

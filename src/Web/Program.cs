@@ -42,7 +42,9 @@ builder.Services.AddRunnerFor(builder.Configuration);
 builder.Services.AddBenchTelemetry(builder.Configuration, "benchdash-dashboard", [RunnerMetrics.MeterName, .. TelemetrySetup.AspNetCoreMeters], RunnerMetrics.ExponentialHistograms);
 // Pages, the JSON API's plumbing, and the demo benchmark for a first start.
 builder.Services.AddWebServices();
-// The key ring in the results database encrypted with KeyRing:Certificate* when set (/healthz says when it is not).
+// The key ring in the results database, shared by every dashboard on it, encrypted with KeyRing:Certificate* when
+// set (/healthz says when it is not).
+builder.Services.AddSharedKeys();
 BenchDashboard.Web.Security.KeyRingProtection.Configure(builder.Services, builder.Configuration);
 
 var app = builder.Build();

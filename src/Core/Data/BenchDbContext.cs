@@ -1,11 +1,10 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
-using Microsoft.AspNetCore.DataProtection.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Data;
 
-public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options), IDataProtectionKeyContext
+public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : DbContext(options)
 {
     public DbSet<Benchmark> Benchmarks => Set<Benchmark>();
     public DbSet<Run> Runs => Set<Run>();
@@ -16,7 +15,7 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
     public DbSet<Notifications.WebhookDelivery> WebhookDeliveries => Set<Notifications.WebhookDelivery>();
 
     /// <summary>The data-protection key ring (cookies, anti-forgery tokens), shared by every dashboard on this database.</summary>
-    public DbSet<DataProtectionKey> DataProtectionKeys => Set<DataProtectionKey>();
+    public DbSet<KeyRingElement> KeyRing => Set<KeyRingElement>();
 
     public DbSet<Security.InstallationKey> InstallationKeys => Set<Security.InstallationKey>();
 

@@ -69,11 +69,11 @@ public static class DatabaseMigrator
         }
     }
 
-    /// <param name="withKeys">
-    /// Also bring this installation's keys into the database (<see cref="Security.SharedKeys"/>), as a dashboard does on
-    /// start; false for a tool that only needs the schema (the history move), which must not add this machine's keys.
-    /// </param>
-    public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default, bool withKeys = true)
+    /// <summary>
+    /// Applies the pending migrations, then each <see cref="IMigratedDatabaseStep"/> the process registered (the
+    /// dashboard brings its keys in; a runner or the history move registers none).
+    /// </summary>
+    public static async Task MigrateDatabaseAsync(this IServiceProvider services, CancellationToken ct = default)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -84,7 +84,7 @@ public static class DatabaseMigrator
             // server take turns, and the one that comes second finds nothing pending. No file, no reserve: the
             // server's disk is not this machine's.
             await db.Database.MigrateAsync(ct);
-            if (withKeys) await Security.SharedKeys.EnsureAsync(services, ct);
+            await RunStepsAsync(services, ct);
             return;
         }
         var path = new SqliteConnectionStringBuilder(db.Database.GetConnectionString()).DataSource;
@@ -96,7 +96,12 @@ public static class DatabaseMigrator
         // WAL lets the dashboard read while the runner writes samples; the setting persists in the file.
         await db.Database.ExecuteSqlRawAsync("PRAGMA journal_mode=WAL;", ct);
         scope.ServiceProvider.GetRequiredService<StorageReserve>().Ensure();
-        if (withKeys) await Security.SharedKeys.EnsureAsync(services, ct);
+        await RunStepsAsync(services, ct);
+    }
+
+    static async Task RunStepsAsync(IServiceProvider services, CancellationToken ct)
+    {
+        foreach (var step in services.GetServices<IMigratedDatabaseStep>()) await step.RunAsync(services, ct);
     }
 
     /// <summary>

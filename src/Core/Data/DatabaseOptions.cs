@@ -28,7 +28,7 @@ public sealed class DatabaseOptions
 
     /// <summary>
     /// A folder of data-protection keys (ASP.NET Core's file-system key ring) copied into the database at each
-    /// dashboard start: the ring of versions that kept it on disk (<see cref="Security.SharedKeys"/>). Unset: ASP.NET
+    /// dashboard start: the ring of versions that kept it on disk (the dashboard's <c>SharedKeys</c>). Unset: ASP.NET
     /// Core's default folder (~/.aspnet/DataProtection-Keys; %HOME%/ASP.NET/DataProtection-Keys on App Service).
     /// </summary>
     public string? LegacyKeyRingPath { get; set; }

@@ -2,7 +2,7 @@ namespace BenchDashboard.Core.Security;
 
 /// <summary>
 /// A secret of this installation kept in the results database, so every dashboard on it holds the same one
-/// (today one: the fingerprint key, <see cref="SharedKeys.FingerprintKeyName"/>).
+/// (today one: the fingerprint key, <see cref="Data.InstallationKeys.FingerprintKeyName"/>).
 /// </summary>
 public sealed class InstallationKey
 {

@@ -16,7 +16,7 @@ namespace BenchDashboard.Core.Security;
 /// </summary>
 public sealed class ParameterDisplay
 {
-    /// <summary>The data-protection purpose the fingerprint key's file beside the database was protected under (before <see cref="SharedKeys"/>).</summary>
+    /// <summary>The data-protection purpose the fingerprint key's file beside the database was protected under (before the dashboard kept its keys in the database).</summary>
     public const string Purpose = "BenchDashboard.Fingerprints";
 
     readonly Func<byte[]>? load;
@@ -26,13 +26,13 @@ public sealed class ParameterDisplay
     public ParameterDisplay(byte[] key) => this.key = key;
 
     /// <summary>
-    /// The installation's key from the results database (<see cref="SharedKeys"/>): the same on every dashboard on
+    /// The installation's key from the results database (<see cref="InstallationKeys"/>): the same on every dashboard on
     /// it. Read at first use, not here: the dashboard may still be waiting for its server.
     /// </summary>
     public ParameterDisplay(IServiceScopeFactory scopes) => load = () =>
     {
         using var scope = scopes.CreateScope();
-        return SharedKeys.FingerprintKey(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), () => null);
+        return InstallationKeys.FingerprintKey(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), () => null);
     };
 
     /// <summary>Read once it can be: a failed read (the server down) is tried again at the next use.</summary>

@@ -395,7 +395,7 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.ToTable("InstallationKeys");
                 });
 
-            modelBuilder.Entity("Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
                 {
                     b.Property<int>("Id")
                         .ValueGeneratedOnAdd()

@@ -46,9 +46,9 @@ public static class MoveHistoryCommand
         {
             // An old file is brought to this build's schema first, as the dashboard would on start; an empty target is created.
             await RefuseNewerSchemaAsync(source, "the SQLite file", ct);
-            await source.MigrateDatabaseAsync(ct, withKeys: false); // keys are each installation's own: none is added or moved
+            await source.MigrateDatabaseAsync(ct); // keys are each installation's own: this tool adds or moves none
             await RefuseNewerSchemaAsync(target, "the PostgreSQL database", ct);
-            await target.MigrateDatabaseAsync(ct, withKeys: false);
+            await target.MigrateDatabaseAsync(ct);
             await output.WriteLineAsync($"Moving {from} into PostgreSQL database {where.Database} on {where.Host}:{where.Port}");
 
             var move = new HistoryMove(source, target)

@@ -48,7 +48,7 @@ public class KeyRingTests
     static async Task<List<string>> StoredKeysAsync(DashboardFactory app)
     {
         await using var scope = app.Services.CreateAsyncScope();
-        return await scope.ServiceProvider.GetRequiredService<BenchDbContext>().DataProtectionKeys.Select(k => k.Xml!).ToListAsync();
+        return await scope.ServiceProvider.GetRequiredService<BenchDbContext>().KeyRing.Select(k => k.Xml!).ToListAsync();
     }
 
     [Fact]

@@ -88,7 +88,7 @@ public sealed class SharedKeyRingTests
         Assert.Equal("from B", onRingA.Unprotect(onRingB.Protect("from B")));
         Assert.Equal("from A", onRingB.Unprotect(onRingA.Protect("from A")));
         await using var scope = a.Services.CreateAsyncScope();
-        Assert.InRange(await scope.ServiceProvider.GetRequiredService<BenchDbContext>().DataProtectionKeys.CountAsync(), 1, 2);
+        Assert.InRange(await scope.ServiceProvider.GetRequiredService<BenchDbContext>().KeyRing.CountAsync(), 1, 2);
     }
 
     /// <summary>Cookies carried by hand, so that what one dashboard set can be sent to another.</summary>

@@ -381,7 +381,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("InstallationKeys");
                 });
 
-            modelBuilder.Entity("Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
                 {
                     b.Property<int>("Id")
                         .ValueGeneratedOnAdd()

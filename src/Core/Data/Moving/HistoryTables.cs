@@ -24,7 +24,7 @@ public sealed class HistoryTables
     /// An installation's own keys (the sign-in key ring, the fingerprint key) are not history: the target keeps its
     /// own, which its dashboards already use; a target's fingerprints of moved runs are its key's.
     /// </summary>
-    static readonly Type[] InstallationsOwn = [typeof(Microsoft.AspNetCore.DataProtection.EntityFrameworkCore.DataProtectionKey), typeof(Security.InstallationKey)];
+    static readonly Type[] InstallationsOwn = [typeof(KeyRingElement), typeof(Security.InstallationKey)];
 
     /// <summary>Whether a move copies the table's rows: every table but an installation's own keys.</summary>
     public static bool IsHistory(IEntityType type) => !InstallationsOwn.Contains(type.ClrType);

@@ -3,6 +3,10 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Core;
+using BenchDashboard.Web.Security;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Hosting;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
@@ -10,7 +14,7 @@ using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Migrations;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace BenchDashboard.Core.Tests.Data;
+namespace BenchDashboard.Web.Tests.Security;
 
 /// <summary>
 /// A database of the build before the keys moved into it (the key ring a folder of ASP.NET Core's, the fingerprint
@@ -39,7 +43,7 @@ public sealed class SharedKeysUpgradeTests
         var oldKeys = Directory.GetFiles(oldRing.Path, "key-*.xml").Length;
         Assert.True(oldKeys > 0);
 
-        await using (var old = DatabaseServices.For(settings))
+        await using (var old = DashboardServices(settings))
         await using (var scope = old.CreateAsyncScope())
         {
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -49,7 +53,7 @@ public sealed class SharedKeysUpgradeTests
                 $"INSERT INTO \"Runs\" (\"Kind\", \"ParametersJson\", \"Status\", \"QueuedUtcMs\", \"CompletedRequests\", \"CancelRequested\") VALUES ('{HttpKind.KindName}', '[]', 'Completed', 1, 0, FALSE)");
         }
 
-        await using var upgraded = DatabaseServices.For(settings);
+        await using var upgraded = DashboardServices(settings);
         await upgraded.MigrateDatabaseAsync();
 
         var expected = new ParameterDisplay(oldFingerprintKey).Fingerprint("Bearer s3cret");
@@ -60,15 +64,15 @@ public sealed class SharedKeysUpgradeTests
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
             Assert.Empty(await db.Database.GetPendingMigrationsAsync());
             Assert.Equal(1, await db.Runs.CountAsync());
-            Assert.Equal(oldKeys, await db.DataProtectionKeys.CountAsync());
+            Assert.Equal(oldKeys, await db.KeyRing.CountAsync());
         }
 
         // The next start (the file and folder still there, or gone) copies nothing twice and keeps the key.
-        await using var restarted = DatabaseServices.For(settings);
+        await using var restarted = DashboardServices(settings);
         await restarted.MigrateDatabaseAsync();
         Assert.Equal(expected, restarted.GetRequiredService<ParameterDisplay>().Fingerprint("Bearer s3cret"));
         await using (var scope = restarted.CreateAsyncScope())
-            Assert.Equal(oldKeys, await scope.ServiceProvider.GetRequiredService<BenchDbContext>().DataProtectionKeys.CountAsync());
+            Assert.Equal(oldKeys, await scope.ServiceProvider.GetRequiredService<BenchDbContext>().KeyRing.CountAsync());
     }
 
     [Theory, MemberData(nameof(Providers))]
@@ -77,15 +81,27 @@ public sealed class SharedKeysUpgradeTests
         await using var database = await TestDatabase.CreateAsync(provider);
         using var noRing = new TempDirectory();
         var settings = new Dictionary<string, string?>(database.Settings) { ["Database:LegacyKeyRingPath"] = noRing.Path };
-        await using var services = DatabaseServices.For(settings);
+        await using var services = DashboardServices(settings);
 
         await services.MigrateDatabaseAsync();
 
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
-        Assert.Equal(1, await db.DataProtectionKeys.CountAsync());
-        var stored = Convert.FromBase64String(await db.InstallationKeys.Where(k => k.Name == SharedKeys.FingerprintKeyName).Select(k => k.Value).SingleAsync());
+        Assert.Equal(1, await db.KeyRing.CountAsync());
+        var stored = Convert.FromBase64String(await db.InstallationKeys.Where(k => k.Name == InstallationKeys.FingerprintKeyName).Select(k => k.Value).SingleAsync());
         Assert.Equal(32, stored.Length);
         Assert.Equal(new ParameterDisplay(stored).Fingerprint("x"), services.GetRequiredService<ParameterDisplay>().Fingerprint("x"));
+    }
+
+    /// <summary>The results database's services and the dashboard's key ring, as the dashboard registers them in Production.</summary>
+    static ServiceProvider DashboardServices(Dictionary<string, string?> settings)
+    {
+        var services = new ServiceCollection();
+        services.AddSingleton<IHostEnvironment>(new Microsoft.Extensions.Hosting.Internal.HostingEnvironment { ContentRootPath = Path.GetDirectoryName(settings["Database:Path"])!, EnvironmentName = "Production" });
+        services.AddSingleton<IConfiguration>(new ConfigurationBuilder().AddInMemoryCollection(settings).Build());
+        services.AddLogging();
+        services.AddBenchCore();
+        services.AddSharedKeys();
+        return services.BuildServiceProvider();
     }
 }

@@ -2,8 +2,8 @@ using System.Data.Common;
 using System.Security.Cryptography;
 using System.Xml.Linq;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Security;
 using Microsoft.AspNetCore.DataProtection;
-using Microsoft.AspNetCore.DataProtection.EntityFrameworkCore;
 using Microsoft.AspNetCore.DataProtection.Repositories;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
@@ -11,7 +11,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace BenchDashboard.Core.Security;
+namespace BenchDashboard.Web.Security;
 
 /// <summary>
 /// The keys every dashboard on one database must hold alike, kept in that database: the data-protection key ring
@@ -21,15 +21,13 @@ namespace BenchDashboard.Core.Security;
 /// upgrade still read) and, while the database has no fingerprint key, moves this machine's in, so fingerprints of
 /// stored runs stay as they were.
 /// </summary>
-public static class SharedKeys
+public sealed class SharedKeys : IMigratedDatabaseStep
 {
-    public const string FingerprintKeyName = "fingerprint";
-
     /// <summary>The session lock dashboards take turns under on PostgreSQL ("BenchKey"), so two starting together make one key ring.</summary>
     const long LockKey = 0x42656E63684B6579;
 
     /// <summary>The dashboard's start, after migrating (<see cref="DatabaseMigrator.MigrateDatabaseAsync"/>).</summary>
-    public static async Task EnsureAsync(IServiceProvider services, CancellationToken ct)
+    public async Task RunAsync(IServiceProvider services, CancellationToken ct)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -48,7 +46,7 @@ public static class SharedKeys
             // Loads the ring, making its first key if it has none: under the lock, so a second dashboard starting
             // now finds that key rather than making one the first has not seen.
             protector.Protect([0]);
-            FingerprintKey(db, () => LegacyFingerprintKey(protector, legacyFingerprint, logger));
+            InstallationKeys.FingerprintKey(db, () => LegacyFingerprintKey(protector, legacyFingerprint, logger));
         }
         finally
         {
@@ -56,32 +54,6 @@ public static class SharedKeys
             await db.Database.CloseConnectionAsync();
         }
     }
-
-    /// <summary>
-    /// The fingerprint key stored in the database, or the one <paramref name="legacy"/> gives (else a new random
-    /// one) stored now. Two storing at once: the name is the primary key, so the second reads the first's.
-    /// Stored as is, not protected: the runs' parameters beside it in the same database hold the secrets themselves.
-    /// </summary>
-    public static byte[] FingerprintKey(BenchDbContext db, Func<byte[]?> legacy)
-    {
-        if (Stored(db) is { } stored) return stored;
-        var key = legacy() ?? RandomNumberGenerator.GetBytes(32);
-        db.InstallationKeys.Add(new InstallationKey { Name = FingerprintKeyName, Value = Convert.ToBase64String(key) });
-        try
-        {
-            db.SaveChanges();
-            return key;
-        }
-        catch (DbUpdateException)
-        {
-            db.ChangeTracker.Clear();
-            return Stored(db) ?? throw new InvalidOperationException("The fingerprint key could be neither stored nor read.");
-        }
-    }
-
-    static byte[]? Stored(BenchDbContext db) =>
-        db.InstallationKeys.AsNoTracking().Where(k => k.Name == FingerprintKeyName).Select(k => k.Value).FirstOrDefault() is { } value
-            ? Convert.FromBase64String(value) : null;
 
     /// <summary>The key the file beside the database held, protected by the key ring this machine had (copied in by now); null if none can be read.</summary>
     static byte[]? LegacyFingerprintKey(IDataProtector protector, string path, ILogger logger)
@@ -117,7 +89,7 @@ public static class SharedKeys
     static async Task<int> ImportKeyRingAsync(BenchDbContext db, DirectoryInfo? folder, CancellationToken ct)
     {
         if (folder is null || !folder.Exists) return 0;
-        var known = (await db.DataProtectionKeys.Select(k => k.FriendlyName).ToListAsync(ct)).ToHashSet();
+        var known = (await db.KeyRing.Select(k => k.FriendlyName).ToListAsync(ct)).ToHashSet();
         var added = 0;
         foreach (var file in folder.EnumerateFiles("*.xml"))
         {
@@ -132,7 +104,7 @@ public static class SharedKeys
             {
                 continue; // not an element the old ring could have read either
             }
-            db.DataProtectionKeys.Add(new DataProtectionKey { FriendlyName = name, Xml = element.ToString(SaveOptions.DisableFormatting) });
+            db.KeyRing.Add(new KeyRingElement { FriendlyName = name, Xml = element.ToString(SaveOptions.DisableFormatting) });
             added++;
         }
         await db.SaveChangesAsync(ct);
