@@ -14,6 +14,8 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core;
 
@@ -55,20 +57,20 @@ public static class CoreServices
             .ValidateOnStart();
         services.AddDbContext<BenchDbContext>((sp, options) => options.UseResultsDatabase(sp));
         services.AddSingleton<StorageReserve>();
-        services.AddSingleton<ParameterDisplay>();
+        services.AddSingleton(sp => new ParameterDisplay(InstallationKeys.Loader(sp.GetRequiredService<IServiceScopeFactory>())));
         services.AddBenchmarkKinds();
         services.AddScoped<RunQueue>();
         services.AddScoped<RunQueries>();
         services.AddScoped<RunDigests>();
         services.AddScoped<RunRetention>();
         services.AddScoped<RunHistory>();
-        services.AddScoped<Comparisons.ComparisonQueries>();
-        services.AddScoped<Comparisons.VerdictEvidence>();
+        services.AddScoped<BenchDashboard.Core.Stores.ComparisonQueries>();
+        services.AddScoped<BenchDashboard.Core.Stores.VerdictEvidence>();
         services.AddScoped<BenchmarkStore>();
         services.AddScoped<BenchmarkDefinitions>();
         services.AddScoped<BenchmarkImport>();
-        services.AddScoped<Calibration.AaChecks>();
-        services.AddScoped<Notifications.RunNotifications>();
+        services.AddScoped<BenchDashboard.Core.Stores.AaChecks>();
+        services.AddScoped<BenchDashboard.Core.Stores.RunNotifications>();
         services.AddOptions<Notifications.WebhookOptions>().BindConfiguration(Notifications.WebhookOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         return services;
     }

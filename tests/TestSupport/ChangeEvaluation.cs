@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.TestSupport;
 

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Stores;
 namespace BenchDashboard.TestSupport;
 
 /// <summary>

@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.TestSupport;
 

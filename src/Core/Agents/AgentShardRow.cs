@@ -37,10 +37,3 @@ public sealed record AgentShardRow(
 {
     public static IReadOnlyList<AgentShardRow> Parse(string? json) => json is null ? [] : Json.Deserialize<List<AgentShardRow>>(json);
 }
-
-/// <summary>A shard's row as pages and the API show it: how it ran, and its figures from the run's digest (null until the run has ended, or when it measured nothing).</summary>
-public sealed record AgentRunRow(AgentShardRow Shard, Statistics.ShardStatistics? Figures)
-{
-    public static IReadOnlyList<AgentRunRow> Of(Run run, Statistics.RunDigest? digest) =>
-        AgentShardRow.Parse(run.AgentsJson).Select(r => new AgentRunRow(r, digest?.Shards?.FirstOrDefault(f => f.Shard == r.Shard))).ToList();
-}

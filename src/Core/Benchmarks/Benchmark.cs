@@ -26,7 +26,7 @@ public sealed class Benchmark
     public int? Agents { get; set; }
 
     /// <summary>
-    /// Where a run that fails, fails its limits or regresses is announced (<see cref="Notifications.RunNotifications"/>);
+    /// Where a run that fails, fails its limits or regresses is announced (<see cref="BenchDashboard.Core.Stores.RunNotifications"/>);
     /// stored as a JSON array, checked by <see cref="Notifications.WebhookUrls"/>.
     /// </summary>
     public List<string> WebhookUrls { get; set; } = [];

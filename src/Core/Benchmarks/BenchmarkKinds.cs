@@ -70,12 +70,8 @@ public sealed class BenchmarkKinds
     /// <summary>How much the run will do (<see cref="IBenchmarkKind.Planned"/>), or null.</summary>
     public PlannedLoad? Planned(Run run) => Ask(run, (kind, p) => kind.Planned(p));
 
-    /// <summary>The kind's own figures of a run (<see cref="IBenchmarkKind.Figures"/>), or null.</summary>
-    public object? Figures(Run run, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
-        Ask(run, (kind, p) => kind.Figures(p, series, samples));
-
     /// <summary>Asks the run's kind about its parameters; null for an unknown kind or unreadable parameters (an old run).</summary>
-    T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question, string? parametersJson = null) where T : class
+    public T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question, string? parametersJson = null) where T : class
     {
         if (Find(run.Kind) is not { } kind) return null;
         try

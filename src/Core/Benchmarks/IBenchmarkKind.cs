@@ -56,11 +56,6 @@ public interface IBenchmarkKind
     /// </summary>
     object? IdenticalVariants(object plain);
 
-    /// <summary>
-    /// Figures only this kind has (Table: per variant, in entities), for the API's <c>figures</c>; null for none.
-    /// Computed once from the run's samples, when its digest is built (<see cref="Statistics.RunDigest"/>).
-    /// </summary>
-    object? Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples);
 
     /// <summary>
     /// The run's load divided into <paramref name="shards"/> shards for runner agents on other machines,
@@ -100,7 +95,6 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public abstract string Describe(TParameters parameters);
     public virtual IReadOnlyList<string> PlannedSeries(TParameters parameters) => [];
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
-    public virtual object? Figures(TParameters parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) => null;
     public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
     public virtual TParameters? IdenticalVariants(TParameters plain) => null;
 
@@ -127,8 +121,6 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     IReadOnlyList<(string Name, object Parameters)> IBenchmarkKind.SeparateVariants(object parameters) =>
         SeparateVariants((TParameters)parameters).Select(v => (v.Name, (object)v.Parameters)).ToList();
     object? IBenchmarkKind.IdenticalVariants(object plain) => IdenticalVariants((TParameters)plain);
-    object? IBenchmarkKind.Figures(object parameters, IReadOnlyList<Statistics.SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
-        Figures((TParameters)parameters, series, samples);
     Agents.ShardSplit IBenchmarkKind.Split(object parameters, int shards) => Split((TParameters)parameters, shards);
     IReadOnlyList<string> IBenchmarkKind.Connections(object parameters) => Connections((TParameters)parameters);
 }

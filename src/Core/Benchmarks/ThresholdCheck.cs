@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Core.Benchmarks;
 
@@ -17,7 +18,7 @@ public sealed record ThresholdResult(bool Passed, IReadOnlyList<ThresholdCheck> 
             if (limit is { } l) checks.Add(new ThresholdCheck(metric, l, actual, actual is { } a && a <= l));
         }
         var (median, p95, p99) = summary.Of(thresholds.Latency);
-        var of = thresholds.Latency == Statistics.LatencyBasis.Service ? "service" : "";
+        var of = thresholds.Latency == BenchDashboard.Core.Runs.LatencyBasis.Service ? "service" : "";
         string Name(string metric) => of.Length == 0 ? metric : of + char.ToUpperInvariant(metric[0]) + metric[1..];
         AtMost(Name("medianMs"), thresholds.MaxMedianMs, median / 1e6);
         AtMost(Name("p95Ms"), thresholds.MaxP95Ms, p95 / 1e6);

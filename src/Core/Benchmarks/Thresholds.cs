@@ -8,6 +8,9 @@ namespace BenchDashboard.Core.Benchmarks;
 /// </summary>
 public sealed record Thresholds
 {
+    public const double DefaultChangeMarginPercent = 5;
+    public const int DefaultConfirmRuns = 3;
+
     public double? MaxMedianMs { get; init; }
     public double? MaxP95Ms { get; init; }
     public double? MaxP99Ms { get; init; }
@@ -15,13 +18,13 @@ public sealed record Thresholds
     public double? MinRequestsPerSecond { get; init; }
 
     /// <summary>What the latency limits rank in an open-model run: corrected latency (the default) or service time.</summary>
-    public Statistics.LatencyBasis Latency { get; init; } = Statistics.LatencyBasis.Corrected;
+    public Runs.LatencyBasis Latency { get; init; } = Runs.LatencyBasis.Corrected;
 
     /// <summary>The practical margin: a change is called only when its whole interval lies beyond ± this.</summary>
-    public double ChangeMarginPercent { get; init; } = Statistics.Changes.ChangeSettings.DefaultMargin * 100;
+    public double ChangeMarginPercent { get; init; } = DefaultChangeMarginPercent;
 
     /// <summary>A change is confirmed (flagged, announced) by the run that makes this many at the new level.</summary>
-    public int ConfirmRuns { get; init; } = Statistics.Changes.ChangeSettings.DefaultConfirmRuns;
+    public int ConfirmRuns { get; init; } = DefaultConfirmRuns;
 
     // The rule before change points flagged a run 10 % above the median of the previous 10; its two settings are
     // read so that benchmarks exported or saved by earlier versions still import, and are neither used nor written.
@@ -53,7 +56,4 @@ public sealed record Thresholds
         if (ConfirmRuns is < 2 or > 20) errors["confirmRuns"] = ["Confirm a change with 2 to 20 runs."];
         return errors;
     }
-
-    [System.Text.Json.Serialization.JsonIgnore]
-    public Statistics.Changes.ChangeSettings ChangeSettings => new(ChangeMarginPercent / 100, ConfirmRuns);
 }

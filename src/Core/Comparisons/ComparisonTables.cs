@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using BenchDashboard.Core.Runs.Markdown;
+using BenchDashboard.Core.Reports.Markdown;
 using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Core.Comparisons;

@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Comparisons;
 

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Data;
 

@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using BenchDashboard.Core.Security;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Core.Data;
 
@@ -30,6 +31,13 @@ public static class InstallationKeys
             return Stored(db) ?? throw new InvalidOperationException("The fingerprint key could be neither stored nor read.");
         }
     }
+
+    /// <summary>The fingerprint key read through a scope of its own, for a singleton that reads it at first use.</summary>
+    public static Func<byte[]> Loader(IServiceScopeFactory scopes) => () =>
+    {
+        using var scope = scopes.CreateScope();
+        return FingerprintKey(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), () => null);
+    };
 
     static byte[]? Stored(BenchDbContext db) =>
         db.InstallationKeys.AsNoTracking().Where(k => k.Name == FingerprintKeyName).Select(k => k.Value).FirstOrDefault() is { } value

@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Core.Notifications;
 

@@ -75,7 +75,7 @@ public sealed class Run
     public int? HistoryVersion { get; set; }
 
     /// <summary>
-    /// When the dashboard judged the finished run for its benchmark's webhooks (<see cref="Notifications.RunNotifications"/>);
+    /// When the dashboard judged the finished run for its benchmark's webhooks (<see cref="BenchDashboard.Core.Stores.RunNotifications"/>);
     /// null until then. Runs that ended before webhooks existed were marked by the upgrade, so none is announced late.
     /// </summary>
     public long? WebhooksCheckedUtcMs { get; set; }

@@ -1,8 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json.Nodes;
-using BenchDashboard.Core.Data;
-using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Core.Security;
 
@@ -26,14 +24,10 @@ public sealed class ParameterDisplay
     public ParameterDisplay(byte[] key) => this.key = key;
 
     /// <summary>
-    /// The installation's key from the results database (<see cref="InstallationKeys"/>): the same on every dashboard on
-    /// it. Read at first use, not here: the dashboard may still be waiting for its server.
+    /// The installation's key as <paramref name="load"/> reads it (from the results database: the same on every
+    /// dashboard on it), at first use, not here: the dashboard may still be waiting for its server.
     /// </summary>
-    public ParameterDisplay(IServiceScopeFactory scopes) => load = () =>
-    {
-        using var scope = scopes.CreateScope();
-        return InstallationKeys.FingerprintKey(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), () => null);
-    };
+    public ParameterDisplay(Func<byte[]> load) => this.load = load;
 
     /// <summary>Read once it can be: a failed read (the server down) is tried again at the next use.</summary>
     byte[] Key

@@ -59,7 +59,7 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 
 /// <summary>
 /// Everything the pages and the API show of a finished run, computed once from all its samples when the run
-/// ends and stored (<see cref="Runs.RunDigests"/>), so that no view reads the samples again and a view of a run
+/// ends and stored (<see cref="BenchDashboard.Core.Stores.RunDigests"/>), so that no view reads the samples again and a view of a run
 /// of a million samples costs what a view of ten thousand does. Figures are exact, as computed from the samples:
 /// nearest-rank ladders, windows for every offered length, the warm-up and episodes, downsampled charts. The
 /// sorted latencies that comparisons resample are stored beside it, compactly (<see cref="SortedLatencies"/>).

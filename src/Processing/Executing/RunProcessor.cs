@@ -7,6 +7,7 @@ using Microsoft.Extensions.Options;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Processing.Storing;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Processing.Executing;
 
@@ -236,11 +237,11 @@ public sealed class RunProcessor(
             if (await scope.ServiceProvider.GetRequiredService<RunQueries>().FindAsync(runId, CancellationToken.None) is not { } finished || !finished.Status.IsFinal()) return;
             var started = System.Diagnostics.Stopwatch.GetTimestamp();
             var digests = await scope.ServiceProvider.GetRequiredService<RunDigests>().BuildAsync(finished, store: true, CancellationToken.None);
-            logger.LogInformation("Run {RunId}: digest of {Count} samples built in {Ms:N0} ms", runId, digests[Core.Statistics.LatencyBasis.Corrected].Chart.TotalSamples,
+            logger.LogInformation("Run {RunId}: digest of {Count} samples built in {Ms:N0} ms", runId, digests[BenchDashboard.Core.Runs.LatencyBasis.Corrected].Chart.TotalSamples,
                 System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             var history = scope.ServiceProvider.GetRequiredService<RunHistory>();
-            await history.StoreSummaryAsync(runId, digests[Core.Statistics.LatencyBasis.Corrected].Statistics, CancellationToken.None,
-                digests[Core.Statistics.LatencyBasis.Corrected].Series);
+            await history.StoreSummaryAsync(runId, digests[BenchDashboard.Core.Runs.LatencyBasis.Corrected].Statistics, CancellationToken.None,
+                digests[BenchDashboard.Core.Runs.LatencyBasis.Corrected].Series);
             // Judged in its benchmark's history now, so that the runs list, webhooks and benchdash read one stored judgement.
             if (finished.Benchmark is { } benchmark && finished.Status == RunStatus.Completed) await history.JudgeAsync(benchmark, CancellationToken.None);
         }

@@ -5,6 +5,7 @@ using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Scheduling;
 

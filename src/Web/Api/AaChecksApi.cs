@@ -2,6 +2,7 @@ using System.Globalization;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Calibration;
 using Microsoft.AspNetCore.Http.HttpResults;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

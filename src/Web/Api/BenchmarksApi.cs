@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using Microsoft.AspNetCore.Http.HttpResults;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

@@ -3,6 +3,7 @@ using System.Text;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Statistics;
 using Microsoft.AspNetCore.Http.HttpResults;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

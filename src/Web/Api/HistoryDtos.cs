@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 
@@ -75,7 +76,7 @@ public sealed record ChangesDto(int BenchmarkId, string Name, ChangeRuleDto Rule
 {
     public static ChangesDto From(Benchmark benchmark, Thresholds thresholds, int runs, HistoryView view) => new(
         benchmark.Id, benchmark.Name,
-        new ChangeRuleDto(thresholds.ChangeMarginPercent, thresholds.ConfirmRuns, thresholds.ChangeSettings.ConfidenceLevel, ChangeTest.SamplesConfidenceLevel),
+        new ChangeRuleDto(thresholds.ChangeMarginPercent, thresholds.ConfirmRuns, ChangeSettings.Of(thresholds).ConfidenceLevel, ChangeTest.SamplesConfidenceLevel),
         runs, view.Changes.AsEnumerable().Reverse().Select(ChangeDto.From).ToList(), view.Pending is { } p ? ChangeDto.From(p) : null,
         view.Segments.Select(SegmentDto.From).ToList(), view.Outliers, view.ParameterChanges);
 }

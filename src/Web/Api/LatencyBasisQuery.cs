@@ -1,4 +1,5 @@
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Web.Api;
 

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

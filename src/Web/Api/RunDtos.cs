@@ -4,6 +4,8 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using System.Text.Json;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;
 

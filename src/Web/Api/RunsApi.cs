@@ -6,12 +6,14 @@ using System.Text.Json.Nodes;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Runs.Markdown;
+using BenchDashboard.Core.Reports.Markdown;
 using BenchDashboard.Core.Runs.Text;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Core.Statistics;
 using Microsoft.AspNetCore.Http.HttpResults;
+using BenchDashboard.Core.Stores;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Web.Api;
 

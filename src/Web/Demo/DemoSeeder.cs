@@ -3,6 +3,7 @@ using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Demo;
 

@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Notifications;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Notifications;
 

@@ -2,6 +2,8 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages;
 

@@ -6,6 +6,7 @@ using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Data;
 

@@ -5,6 +5,7 @@ using BenchDashboard.Core.Tests.Data;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Notifications;
 

@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Runs.Markdown;
+using BenchDashboard.Core.Reports.Markdown;
 using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Core.Tests.Runs;

@@ -8,6 +8,8 @@ using BenchDashboard.Core.Tests.Data;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Runs;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

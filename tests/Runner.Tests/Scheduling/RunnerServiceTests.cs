@@ -8,6 +8,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Processing.Claiming;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

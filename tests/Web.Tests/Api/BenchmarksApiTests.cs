@@ -108,7 +108,7 @@ public class BenchmarksApiTests
         var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt32();
 
         await using (var scope = app.Services.CreateAsyncScope()) // as the list page's toggle does
-            await scope.ServiceProvider.GetRequiredService<Core.Benchmarks.BenchmarkStore>().SetEnabledAsync(id, false, CancellationToken.None);
+            await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Stores.BenchmarkStore>().SetEnabledAsync(id, false, CancellationToken.None);
 
         var put = await admin.SendAsync(WithIfMatch(HttpMethod.Put, $"/api/benchmarks/{id}", created.Headers.ETag!.Tag, Latency()));
         Assert.Equal(HttpStatusCode.PreconditionFailed, put.StatusCode);

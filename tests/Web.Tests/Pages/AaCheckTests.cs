@@ -6,6 +6,7 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 
@@ -103,7 +104,7 @@ public class AaCheckTests
         // A run deleted meanwhile has ended for the check: its experiment is left out, not waited for.
         var firstSeparate = long.Parse(check.GetProperty("separate").GetProperty("items")[0].GetProperty("items").GetString()!.Split(',')[0]);
         using (var scope = app.Services.CreateScope())
-            Assert.Equal(BenchDashboard.Core.Runs.DeleteOutcome.Deleted, await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Runs.RunQueue>().DeleteAsync(firstSeparate, default));
+            Assert.Equal(BenchDashboard.Core.Stores.DeleteOutcome.Deleted, await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Stores.RunQueue>().DeleteAsync(firstSeparate, default));
         var after = await client.GetFromJsonAsync<JsonElement>($"/api/aa-checks/{check.GetProperty("id").GetInt32()}");
         Assert.Equal(1, after.GetProperty("runsEnded").GetInt32());
         Assert.Equal((1, 1), (after.GetProperty("separate").GetProperty("notCompleted").GetInt32(), after.GetProperty("separate").GetProperty("pending").GetInt32()));

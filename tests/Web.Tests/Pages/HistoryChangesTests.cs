@@ -7,6 +7,7 @@ using BenchDashboard.Core.Benchmarks.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

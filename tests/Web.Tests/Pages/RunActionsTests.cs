@@ -6,6 +6,7 @@ using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

@@ -7,6 +7,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.DependencyInjection;
 using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

@@ -3,6 +3,7 @@ using System.Text.RegularExpressions;
 using BenchDashboard.Core.Benchmarks;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

@@ -158,7 +158,7 @@ public sealed partial class HardeningTests
         int benchmark;
         await using (var scope = app.Services.CreateAsyncScope())
         {
-            var (saved, errors) = await scope.ServiceProvider.GetRequiredService<Core.Benchmarks.BenchmarkStore>()
+            var (saved, errors) = await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Stores.BenchmarkStore>()
                 .SaveAsync(null, "headers", new Core.Benchmarks.Cache.CacheParameters { Requests = 5 }, cron: null, enabled: true, CancellationToken.None);
             Assert.Empty(errors);
             benchmark = saved!.Id;

@@ -10,6 +10,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Security;
 

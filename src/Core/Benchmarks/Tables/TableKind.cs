@@ -1,11 +1,12 @@
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Benchmarks.Tables;
 
 /// <summary>Azure Table Storage inserts, single and in batches, with Expect: 100-continue and Nagle toggled.</summary>
-public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections connections) : BenchmarkKind<TableParameters>
+public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections connections) : BenchmarkKind<TableParameters>, IKindFigures
 {
     public const string KindName = "table";
     public override string Name => KindName;
@@ -30,7 +31,8 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>
     public override IReadOnlyList<string> Connections(TableParameters p) => p.Connection is { Length: > 0 } name ? [name] : [];
 
-    public override object? Figures(TableParameters p, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) => TableVariantFigures.From(p, series, samples);
+    object? IKindFigures.Figures(object parameters, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
+        TableVariantFigures.From((TableParameters)parameters, series, samples);
 
     /// <summary>
     /// Inserts against the development storage account, which appsettings.Development.json names "tables": Azurite,

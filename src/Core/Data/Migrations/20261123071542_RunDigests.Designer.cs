@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Migrations;
 using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
+using BenchDashboard.Core.Stores;
 
 #nullable disable
 
@@ -185,7 +186,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -206,7 +207,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunDigests", (string)null);
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -250,7 +251,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
@@ -259,7 +260,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

@@ -188,7 +188,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -209,7 +209,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunDigests", (string)null);
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -253,7 +253,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
@@ -262,7 +262,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

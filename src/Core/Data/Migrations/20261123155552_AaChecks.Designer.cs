@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Migrations;
 using Microsoft.EntityFrameworkCore.Storage.ValueConversion;
+using BenchDashboard.Core.Stores;
 
 #nullable disable
 
@@ -223,7 +224,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -244,7 +245,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunDigests", (string)null);
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -297,7 +298,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
@@ -306,7 +307,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Stores;
 ﻿using Microsoft.EntityFrameworkCore.Migrations;
 
 #nullable disable

@@ -246,7 +246,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -267,7 +267,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunDigests", (string)null);
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -320,7 +320,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
@@ -329,7 +329,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

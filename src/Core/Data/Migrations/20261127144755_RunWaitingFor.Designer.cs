@@ -322,7 +322,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -343,7 +343,7 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("RunDigests", (string)null);
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.Property<long>("RunId")
                         .HasColumnType("INTEGER");
@@ -438,7 +438,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredDigest", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
@@ -447,7 +447,7 @@ namespace BenchDashboard.Core.Data.Migrations
                         .IsRequired();
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Runs.StoredLatencies", b =>
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

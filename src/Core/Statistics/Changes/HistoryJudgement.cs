@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Statistics.Changes;
 
@@ -45,8 +46,8 @@ public sealed record PendingChange(long SinceRunId, int RunsSince, int WaitingFo
 public sealed record ChangeSettings(
     double Margin = ChangeSettings.DefaultMargin, int ConfirmRuns = ChangeSettings.DefaultConfirmRuns, double ConfidenceLevel = ChangeSettings.DefaultConfidenceLevel)
 {
-    public const double DefaultMargin = 0.05;
-    public const int DefaultConfirmRuns = 3;
+    public const double DefaultMargin = Thresholds.DefaultChangeMarginPercent / 100;
+    public const int DefaultConfirmRuns = Thresholds.DefaultConfirmRuns;
     public const double DefaultConfidenceLevel = 0.999;
 
     /// <summary>At most this many runs a side in a test: the level just before a change, not the whole past.</summary>
@@ -54,4 +55,7 @@ public sealed record ChangeSettings(
 
     /// <summary>The detectors look at this many recent runs: enough for the level before a change and the one after.</summary>
     public const int Window = 60;
+
+    /// <summary>The rule a benchmark's thresholds set.</summary>
+    public static ChangeSettings Of(Thresholds thresholds) => new(thresholds.ChangeMarginPercent / 100, thresholds.ConfirmRuns);
 }

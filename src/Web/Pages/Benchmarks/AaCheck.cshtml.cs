@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Calibration;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -3,6 +3,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -1,6 +1,7 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -4,6 +4,7 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Web.Api;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Compare;
 

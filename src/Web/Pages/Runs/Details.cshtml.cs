@@ -4,13 +4,15 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Web.Pages.Kinds;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Runs;
 
 /// <summary>One run: summary, percentile ladder, per-series tables (cache phases), connection times, response classes, cold vs warm, charts.</summary>
 public sealed class DetailsModel(
     RunQueries queries, RunQueue queue, RunHistory history, BenchmarkStore benchmarks, KindForms forms, BenchmarkKinds kinds,
-    Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, Core.Notifications.RunNotifications notifications) : PageModel
+    Microsoft.Extensions.Options.IOptions<RunsOptions> runsOptions, BenchDashboard.Core.Stores.RunNotifications notifications) : PageModel
 {
     /// <summary>The run's webhook deliveries (attempts, last status, last error), oldest first.</summary>
     public IReadOnlyList<Core.Notifications.WebhookDelivery> Webhooks { get; private set; } = [];

@@ -3,6 +3,7 @@ using BenchDashboard.Web.Pages.Kinds;
 using BenchDashboard.Web.Pages.Shared;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
+using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Runs;
 

@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Web.Pages.Shared;
 

@@ -1,10 +1,12 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Logging;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// Builds, stores and reads <see cref="RunDigest"/>s: the runner builds a run's digest when the run ends; a run
@@ -67,7 +69,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
         {
             // Corrected first, then the same samples turned into service time (no second million objects).
             if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
-            var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Figures(run, series, seen));
+            var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null));
             digests[basis] = digest;
             rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }

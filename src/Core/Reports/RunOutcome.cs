@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Reports;
 
 /// <summary>How a run's outcome reads at a glance: its colour on the pages.</summary>
 public enum OutcomeLevel

@@ -3,8 +3,10 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Reports;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>A completed run of a benchmark in its history: its figures, how it stood in the history and its pass/fail result.</summary>
 /// <param name="History">Null for a run the change rule has not judged (the runs list reads only what is stored).</param>
@@ -70,7 +72,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         var unkept = new Dictionary<long, HistoryJudgement>();
         if (!await Completed(benchmark.Id).AnyAsync(r => r.HistoryVersion != HistoryJudgement.CurrentVersion || r.HistoryVersion == null, ct)) return unkept;
         var thresholds = ThresholdsOf(benchmark);
-        var settings = thresholds.ChangeSettings;
+        var settings = ChangeSettings.Of(thresholds);
         var rows = await Completed(benchmark.Id).OrderBy(r => r.Id)
             .Select(r => new { r.Id, r.Kind, r.ParametersJson, r.SummaryJson, r.HistoryJson, r.HistoryVersion }).ToListAsync(ct);
 
@@ -149,7 +151,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         var thresholds = ThresholdsOf(benchmark);
         var runs = points.Select(p => HistoryRunOf(p.Run.Id, p.Run.Kind, p.Run.ParametersJson, p.Summary, thresholds.Latency)).OfType<HistoryRun>().ToList();
         var judgements = points.Where(p => p.History is not null).ToDictionary(p => p.Run.Id, p => p.History!);
-        return (points, HistoryView.Of(runs, judgements, thresholds.ChangeSettings.Margin));
+        return (points, HistoryView.Of(runs, judgements, ChangeSettings.Of(thresholds).Margin));
     }
 
     /// <summary>

@@ -2,8 +2,9 @@ using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Stores;
 
 public enum CancelOutcome { NotFound, Cancelled, CancelRequested, AlreadyFinished }
 

@@ -2,8 +2,9 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Comparisons;
 
-namespace BenchDashboard.Core.Comparisons;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// What a verdict needs beyond an item's sorted latencies (<see cref="RunComparison"/>): an interleaved series'

@@ -4,8 +4,9 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Calibration;
 
-namespace BenchDashboard.Core.Calibration;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// Starts A/A checks of saved benchmarks and reports them. A check queues, round by round, one interleaved run

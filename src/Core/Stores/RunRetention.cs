@@ -1,8 +1,10 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Reports;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// Keeps a long-lived dashboard from growing forever (<see cref="RunsOptions.KeepDays"/>, off by default): finished

@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Stores;
 
 public enum DefinitionOutcome
 {

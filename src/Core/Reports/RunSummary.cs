@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Reports;
 
 /// <summary>
 /// The few figures of a finished run that the runs list, trends, the change rule, limits and its judged

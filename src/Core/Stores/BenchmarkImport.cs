@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>What an import did (or, as a dry run, would do), by benchmark name in the document's order.</summary>
 public sealed record ImportResult(bool DryRun, IReadOnlyList<string> Created, IReadOnlyList<string> Updated, IReadOnlyList<string> Unchanged);

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace BenchDashboard.Core.Runs.Markdown;
+namespace BenchDashboard.Core.Reports.Markdown;
 
 /// <summary>
 /// A GitHub-flavoured pipe table (what blogs, GitHub and most Markdown renderers read as a table), built from cells

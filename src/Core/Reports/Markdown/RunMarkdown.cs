@@ -1,9 +1,10 @@
+using BenchDashboard.Core.Runs;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using BenchDashboard.Core.Statistics;
 
-namespace BenchDashboard.Core.Runs.Markdown;
+namespace BenchDashboard.Core.Reports.Markdown;
 
 /// <summary>
 /// A finished run as the Markdown users paste into a post: the summary in go-wrk's and ab's layout

@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Comparisons;
 
-namespace BenchDashboard.Core.Comparisons;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// Loads the items named by keys ("12", "12/read-miss", a group "12+14+16") and compares them, with the

@@ -3,8 +3,10 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Notifications;
+using BenchDashboard.Core.Reports;
 
-namespace BenchDashboard.Core.Notifications;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>
 /// Turns finished runs into webhook deliveries and keeps the deliveries' state. Every finished run is judged

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Data;
 
 /// <summary>A run's <see cref="RunDigest"/> as stored, one per latency basis (an open-model run has two).</summary>
 public sealed class StoredDigest

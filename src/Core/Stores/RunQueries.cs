@@ -1,8 +1,9 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Runs;
 
-namespace BenchDashboard.Core.Runs;
+namespace BenchDashboard.Core.Stores;
 
 /// <param name="EnvField">An environment field (<see cref="EnvironmentSnapshot.Field"/>), e.g. WEBSITE_DYNAMIC_CACHE: only runs that recorded it.</param>
 /// <param name="EnvValue">With <paramref name="EnvField"/>: only runs where it had this value.</param>

@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
+using BenchDashboard.Core.Benchmarks;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Stores;
 
 /// <summary>Saved benchmark definitions: validated before anything is stored.</summary>
 public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, TimeProvider time, Microsoft.Extensions.Options.IOptions<RunLimits> limits, Security.TargetPolicy policy)
