@@ -6,7 +6,7 @@
 #:project ../src/Runner/BenchDashboard.Runner.csproj
 #:property PublishAot=false
 using BenchDashboard.Core;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner;

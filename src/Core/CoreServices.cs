@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.FileSystem;
-using BenchDashboard.Core.Benchmarks.Http;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.FileSystem;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;

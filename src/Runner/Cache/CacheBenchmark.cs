@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Text.RegularExpressions;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 
 namespace BenchDashboard.Runner.Cache;
 

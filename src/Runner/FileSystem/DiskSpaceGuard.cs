@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 
 namespace BenchDashboard.Runner.FileSystem;
 

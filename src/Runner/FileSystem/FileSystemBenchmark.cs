@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Security.Cryptography;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;

@@ -1,6 +1,6 @@
 using System.Net.Security;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;

@@ -5,7 +5,7 @@ using Azure.Identity;
 using Azure.Core.Pipeline;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;

@@ -5,7 +5,7 @@ using Azure;
 using Azure.Core;
 using Azure.Core.Pipeline;
 using Azure.Data.Tables;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 
 namespace BenchDashboard.Runner.Tables;
 

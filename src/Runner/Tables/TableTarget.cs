@@ -1,7 +1,7 @@
 using System.Net.Security;
 using Azure.Core;
 using Azure.Identity;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 
 namespace BenchDashboard.Runner.Tables;
 

@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.FileSystem;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.FileSystem;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

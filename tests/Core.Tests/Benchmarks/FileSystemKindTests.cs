@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Options;

@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.TestSupport;
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.Http;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Kinds.Tables;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

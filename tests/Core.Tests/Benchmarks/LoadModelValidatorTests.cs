@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

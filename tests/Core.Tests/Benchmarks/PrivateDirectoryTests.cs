@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;

@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

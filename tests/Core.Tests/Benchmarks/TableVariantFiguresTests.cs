@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 

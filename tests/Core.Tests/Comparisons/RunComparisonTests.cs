@@ -2,7 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Core.Tests.Comparisons;
 

@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;

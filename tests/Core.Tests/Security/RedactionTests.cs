@@ -4,7 +4,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Security;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Core.Tests.Security;
 

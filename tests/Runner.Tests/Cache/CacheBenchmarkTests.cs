@@ -4,7 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;
 using StackExchange.Redis;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Cache;

@@ -1,7 +1,7 @@
 using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;

@@ -2,7 +2,7 @@ using BenchDashboard.ServiceDefaults;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
 

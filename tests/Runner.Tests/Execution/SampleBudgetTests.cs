@@ -1,5 +1,5 @@
 using BenchDashboard.Core;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 

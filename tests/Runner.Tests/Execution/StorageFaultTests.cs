@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Scheduling;

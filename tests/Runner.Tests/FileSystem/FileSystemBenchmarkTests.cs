@@ -5,7 +5,7 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Benchmarks.FileSystem;
+using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.FileSystem;

@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Http;

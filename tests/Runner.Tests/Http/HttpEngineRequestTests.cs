@@ -1,6 +1,6 @@
 using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;

@@ -1,5 +1,5 @@
 using System.Net.Security;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.Processing;

@@ -5,7 +5,7 @@ using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;

@@ -7,7 +7,7 @@ using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using Microsoft.Extensions.Options;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Executing;

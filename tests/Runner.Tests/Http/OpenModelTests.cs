@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;

@@ -4,7 +4,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

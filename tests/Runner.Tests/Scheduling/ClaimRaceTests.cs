@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;

@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Processing;

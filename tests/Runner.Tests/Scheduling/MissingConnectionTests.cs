@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 

@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using BenchDashboard.Processing;

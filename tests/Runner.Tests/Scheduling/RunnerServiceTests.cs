@@ -6,7 +6,7 @@ using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Core.Stores;
 

@@ -1,6 +1,6 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;

@@ -1,5 +1,5 @@
 using System.Net.Sockets;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Runner.Tables;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Hosting.Internal;

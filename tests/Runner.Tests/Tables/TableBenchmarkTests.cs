@@ -1,5 +1,5 @@
 using BenchDashboard.Runner.Tests.Execution;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tables;
 using BenchDashboard.TestSupport;

@@ -4,7 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Azure;
 using Azure.Core;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Runner.Tables;
 using BenchDashboard.TestSupport;
 

@@ -1,6 +1,6 @@
 using System.Text.RegularExpressions;
 using BenchDashboard.Core;
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.Runner.Tables;

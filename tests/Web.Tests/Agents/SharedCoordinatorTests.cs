@@ -1,5 +1,5 @@
 using BenchDashboard.Core;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Web.Agents;
 using BenchDashboard.TestSupport;

@@ -6,7 +6,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Web.Tests.Api;
 

@@ -3,7 +3,7 @@ using System.Net.Http.Json;
 using System.Reflection;
 using System.Text.Json;
 using BenchDashboard.Core.Agents;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;

@@ -1,6 +1,6 @@
 using System.Net;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Notifications;
 using BenchDashboard.Core.Runs;

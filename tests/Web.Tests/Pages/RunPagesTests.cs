@@ -7,7 +7,7 @@ using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

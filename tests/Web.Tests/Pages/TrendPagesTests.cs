@@ -6,7 +6,7 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;

@@ -159,7 +159,7 @@ public sealed partial class HardeningTests
         await using (var scope = app.Services.CreateAsyncScope())
         {
             var (saved, errors) = await scope.ServiceProvider.GetRequiredService<BenchDashboard.Core.Stores.BenchmarkStore>()
-                .SaveAsync(null, "headers", new Core.Benchmarks.Cache.CacheParameters { Requests = 5 }, cron: null, enabled: true, CancellationToken.None);
+                .SaveAsync(null, "headers", new Core.Kinds.Cache.CacheParameters { Requests = 5 }, cron: null, enabled: true, CancellationToken.None);
             Assert.Empty(errors);
             benchmark = saved!.Id;
         }

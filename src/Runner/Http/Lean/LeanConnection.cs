@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using System.Security.Authentication;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Runner.Execution;

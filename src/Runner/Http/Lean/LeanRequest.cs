@@ -1,5 +1,5 @@
 using System.Text;
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Runner.Http.Lean;
 

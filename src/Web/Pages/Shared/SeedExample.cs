@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.Http;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Web.Pages.Kinds;
 
 namespace BenchDashboard.Web.Pages.Shared;

@@ -1,5 +1,5 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Benchmarks.Cache;
+using BenchDashboard.Core.Kinds.Cache;
 
 namespace BenchDashboard.Web.Pages.Kinds.Cache;
 

@@ -1,4 +1,4 @@
-using BenchDashboard.Core.Benchmarks.Tables;
+using BenchDashboard.Core.Kinds.Tables;
 
 namespace BenchDashboard.Web.Pages.Kinds.Tables;
 
