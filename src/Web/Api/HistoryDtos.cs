@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
 using BenchDashboard.Core.Stores;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Web.Api;
 

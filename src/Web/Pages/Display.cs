@@ -3,6 +3,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Web.Pages;
 

@@ -1,7 +1,8 @@
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Benchmarks;
 
-namespace BenchDashboard.Core.Benchmarks;
+namespace BenchDashboard.Core.Reports;
 
 /// <summary>One limit applied to one run: "p95 ≤ 200 ms: 143.2 ms, passed".</summary>
 public sealed record ThresholdCheck(string Metric, double Limit, double? Actual, bool Passed);
