@@ -12,6 +12,12 @@ public interface IKindForm
 
     /// <summary>Fills the fields from stored parameters (the editor).</summary>
     void Load(object parameters);
+
+    /// <summary>
+    /// A link to the new-run form filled with an example of repeated runs of this kind against the dashboard's own
+    /// targets at <paramref name="dashboard"/>, shown beside the repeat fields; null for none.
+    /// </summary>
+    string? RepeatExample(string dashboard);
 }
 
 /// <summary>The typed half of <see cref="IKindForm"/>.</summary>
@@ -19,6 +25,7 @@ public abstract class KindForm<TParameters> : IKindForm where TParameters : clas
 {
     public abstract TParameters ToParameters(Dictionary<string, string[]> errors);
     public abstract void Load(TParameters parameters);
+    public virtual string? RepeatExample(string dashboard) => null;
 
     object IKindForm.ToParameters(Dictionary<string, string[]> errors) => ToParameters(errors);
     void IKindForm.Load(object parameters) => Load((TParameters)parameters);
