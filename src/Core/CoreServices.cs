@@ -1,21 +1,21 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Kinds.Tables;
-using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
-using Microsoft.Extensions.Configuration;
+using BenchDashboard.Core.Stores;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
-using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Core.Reports;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core;
 

@@ -1,9 +1,9 @@
 using BenchDashboard.Core;
-using BenchDashboard.Runner.Scheduling;
-using Microsoft.Extensions.DependencyInjection;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Scheduling;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Runner;
 

@@ -1,15 +1,15 @@
-using BenchDashboard.Web.Agents;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Processing.Telemetry;
+using BenchDashboard.ServiceDefaults;
 using BenchDashboard.Web;
-using BenchDashboard.Web.Hosting;
+using BenchDashboard.Web.Agents;
 using BenchDashboard.Web.Api;
+using BenchDashboard.Web.Hosting;
 using BenchDashboard.Web.Notifications;
 using BenchDashboard.Web.Security;
 using BenchDashboard.Web.Targets;
 using Microsoft.Extensions.Configuration.Memory;
-using BenchDashboard.Processing.Telemetry;
-using BenchDashboard.ServiceDefaults;
 
 // The runner's roles: the dashboard's child, or a runner on its own (an agent on another machine: Runner__Mode=agent).
 if (await Roles.TryRunRunnerAsync(args)) return;

@@ -1,7 +1,7 @@
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Statistics.Changes;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.TestSupport;
 

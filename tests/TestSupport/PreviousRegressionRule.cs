@@ -1,6 +1,6 @@
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.TestSupport;
 

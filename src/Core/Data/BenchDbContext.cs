@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
-using Microsoft.EntityFrameworkCore;
 using BenchDashboard.Core.Stores;
+using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Data;
 

@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Core.Notifications;
 

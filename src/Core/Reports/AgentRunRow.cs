@@ -1,6 +1,6 @@
+using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Agents;
 
 namespace BenchDashboard.Core.Reports;
 

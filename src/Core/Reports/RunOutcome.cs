@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Statistics.Changes;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics.Changes;
 
 namespace BenchDashboard.Core.Reports;
 

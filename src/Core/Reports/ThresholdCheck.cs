@@ -1,6 +1,6 @@
-using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Core.Reports;
 

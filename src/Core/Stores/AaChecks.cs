@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Calibration;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Calibration;
 
 namespace BenchDashboard.Core.Stores;
 

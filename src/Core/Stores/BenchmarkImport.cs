@@ -1,6 +1,6 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Stores;
 

@@ -1,6 +1,6 @@
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Comparisons;
 
 namespace BenchDashboard.Core.Stores;
 

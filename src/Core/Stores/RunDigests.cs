@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Core.Stores;
 

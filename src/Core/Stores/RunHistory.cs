@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Core.Stores;
 

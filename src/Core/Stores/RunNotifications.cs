@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Notifications;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Core.Notifications;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Core.Stores;
 

@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Runs;
 
 namespace BenchDashboard.Core.Stores;
 

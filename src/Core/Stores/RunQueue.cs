@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
-using Microsoft.EntityFrameworkCore;
 using BenchDashboard.Core.Runs;
+using Microsoft.EntityFrameworkCore;
 
 namespace BenchDashboard.Core.Stores;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Core.Stores;
 

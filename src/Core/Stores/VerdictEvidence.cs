@@ -1,8 +1,8 @@
+using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Comparisons;
 
 namespace BenchDashboard.Core.Stores;
 

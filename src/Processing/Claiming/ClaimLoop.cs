@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
-using Microsoft.Extensions.Logging;
 using BenchDashboard.Processing.Executing;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Processing.Claiming;
 

@@ -2,10 +2,10 @@ using System.Collections.Concurrent;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
 
 namespace BenchDashboard.Processing.Claiming;
 

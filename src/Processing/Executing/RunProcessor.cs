@@ -1,13 +1,13 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Processing.Storing;
-using BenchDashboard.Core.Stores;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Processing.Executing;
 

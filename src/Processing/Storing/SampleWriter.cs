@@ -2,13 +2,13 @@ using System.Diagnostics;
 using System.Threading.Channels;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing.Executing;
+using BenchDashboard.Processing.Telemetry;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage;
 using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
-using BenchDashboard.Processing.Executing;
-using BenchDashboard.Processing.Telemetry;
 
 namespace BenchDashboard.Processing.Storing;
 

@@ -1,14 +1,14 @@
-using BenchDashboard.ServiceDefaults;
 using System.Net;
 using System.Net.WebSockets;
 using System.Text;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
+using BenchDashboard.ServiceDefaults;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Agents;
 

@@ -1,11 +1,11 @@
-using BenchDashboard.ServiceDefaults;
 using System.Diagnostics;
 using System.Threading.Channels;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
+using BenchDashboard.ServiceDefaults;
 
 namespace BenchDashboard.Runner.Agents;
 

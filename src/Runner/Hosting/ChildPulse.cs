@@ -1,5 +1,5 @@
-using Microsoft.Extensions.Hosting;
 using BenchDashboard.Processing.Claiming;
+using Microsoft.Extensions.Hosting;
 
 namespace BenchDashboard.Runner.Hosting;
 

@@ -1,13 +1,13 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
+using BenchDashboard.Processing.Telemetry;
+using BenchDashboard.ServiceDefaults;
 using Microsoft.Extensions.Configuration.Memory;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Telemetry;
-using BenchDashboard.ServiceDefaults;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Hosting;
 

@@ -1,11 +1,11 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Claiming;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Scheduling;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Runs;
-using Microsoft.Extensions.Logging;
 using BenchDashboard.Processing.Executing;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Web.Agents;
 

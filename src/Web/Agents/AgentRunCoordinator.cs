@@ -2,13 +2,13 @@ using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing.Claiming;
+using BenchDashboard.Processing.Executing;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing.Claiming;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Web.Agents;
 

@@ -1,8 +1,8 @@
 using System.Globalization;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Calibration;
-using Microsoft.AspNetCore.Http.HttpResults;
 using BenchDashboard.Core.Stores;
+using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchDashboard.Web.Api;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
-using Microsoft.AspNetCore.Http.HttpResults;
 using BenchDashboard.Core.Stores;
+using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchDashboard.Web.Api;
 

@@ -2,8 +2,8 @@ using System.Globalization;
 using System.Text;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Statistics;
-using Microsoft.AspNetCore.Http.HttpResults;
 using BenchDashboard.Core.Stores;
+using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchDashboard.Web.Api;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
 using BenchDashboard.Core.Stores;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Web.Api;
 

@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Api;
 

@@ -1,10 +1,10 @@
+using System.Text.Json;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using System.Text.Json;
-using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Api;

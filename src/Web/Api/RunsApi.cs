@@ -1,19 +1,19 @@
-using BenchDashboard.Core.Comparisons;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Reports.Markdown;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Runs.Text;
 using BenchDashboard.Core.Security;
-using BenchDashboard.Web.Security;
 using BenchDashboard.Core.Statistics;
-using Microsoft.AspNetCore.Http.HttpResults;
 using BenchDashboard.Core.Stores;
-using BenchDashboard.Core.Reports;
+using BenchDashboard.Web.Security;
+using Microsoft.AspNetCore.Http.HttpResults;
 
 namespace BenchDashboard.Web.Api;
 

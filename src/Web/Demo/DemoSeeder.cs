@@ -1,9 +1,9 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Demo;
 

@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Data;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Web.Health;
 

@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Notifications;
-using Microsoft.Extensions.Options;
 using BenchDashboard.Core.Stores;
+using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Web.Notifications;
 

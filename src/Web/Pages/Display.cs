@@ -1,9 +1,9 @@
 using System.Globalization;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Web.Pages;
 

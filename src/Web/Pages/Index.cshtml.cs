@@ -1,9 +1,9 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Reports;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages;
 

@@ -1,13 +1,13 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using BenchDashboard.Core;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
+using BenchDashboard.Processing.Executing;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Claiming;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Web.Runners;
 

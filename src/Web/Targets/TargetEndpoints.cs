@@ -1,5 +1,5 @@
-using Microsoft.AspNetCore.Http.HttpResults;
 using System.Diagnostics;
+using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Net.Http.Headers;
 
 namespace BenchDashboard.Web.Targets;

@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Kinds.FileSystem;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Core.Tests.Benchmarks;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Core.Tests.Comparisons;
 

@@ -2,13 +2,13 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Notifications;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Migrations;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Data;
 

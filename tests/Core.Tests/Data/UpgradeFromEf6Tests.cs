@@ -2,11 +2,11 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Calibration;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Data;
 

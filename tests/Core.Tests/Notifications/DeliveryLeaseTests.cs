@@ -1,11 +1,11 @@
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Notifications;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Core.Tests.Data;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Notifications;
 

@@ -1,15 +1,15 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Core.Tests.Data;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Reports;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Core.Tests.Runs;
 

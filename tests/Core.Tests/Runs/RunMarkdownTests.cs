@@ -1,6 +1,6 @@
 using System.Globalization;
-using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Reports.Markdown;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Statistics.Changes;
-using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Statistics.Changes;
 
 namespace BenchDashboard.Core.Tests.Runs;
 

@@ -1,10 +1,10 @@
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Security;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Runs;
-using BenchDashboard.Core.Data;
-using BenchDashboard.Core.Security;
-using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Core.Tests.Security;
 

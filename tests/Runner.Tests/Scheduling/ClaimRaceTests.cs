@@ -1,11 +1,11 @@
-using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -4,8 +4,8 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.TestSupport;
 using BenchDashboard.Processing;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

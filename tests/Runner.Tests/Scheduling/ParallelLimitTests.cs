@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.TestSupport;
 using BenchDashboard.Processing;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -1,13 +1,13 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Data;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -1,14 +1,14 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using BenchDashboard.Core.Kinds.Http;
-using BenchDashboard.Processing.Claiming;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Scheduling;
 

@@ -1,9 +1,9 @@
 using BenchDashboard.Core;
+using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Web.Agents;
 using BenchDashboard.TestSupport;
-using BenchDashboard.Core.Data;
+using BenchDashboard.Web.Agents;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

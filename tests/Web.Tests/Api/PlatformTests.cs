@@ -4,9 +4,9 @@ using System.Text.Json;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Web.Tests.Api;
 

@@ -3,15 +3,15 @@ using System.Net.Http.Json;
 using System.Reflection;
 using System.Text.Json;
 using BenchDashboard.Core.Agents;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Processing.Executing;
+using BenchDashboard.Processing.Storing;
 using BenchDashboard.Runner.Execution;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Processing.Executing;
-using BenchDashboard.Processing.Storing;
 
 namespace BenchDashboard.Web.Tests.Api;
 

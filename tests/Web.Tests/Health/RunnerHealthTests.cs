@@ -1,11 +1,11 @@
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.Web.Health;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Web.Tests.Health;
 

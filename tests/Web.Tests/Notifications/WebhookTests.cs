@@ -1,13 +1,13 @@
 using System.Net;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Notifications;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Notifications;
 

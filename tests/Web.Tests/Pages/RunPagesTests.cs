@@ -3,11 +3,11 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

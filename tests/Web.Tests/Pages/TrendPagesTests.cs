@@ -2,12 +2,12 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using Microsoft.AspNetCore.Mvc.Testing;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Runs;
-using Microsoft.Extensions.DependencyInjection;
 using BenchDashboard.Core.Kinds.Cache;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Stores;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

@@ -1,9 +1,9 @@
 using System.Net;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Stores;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Pages;
 

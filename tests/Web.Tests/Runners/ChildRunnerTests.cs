@@ -1,14 +1,14 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Data;
-using BenchDashboard.Web.Runners;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Web.Runners;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Web.Tests.Runners;
 

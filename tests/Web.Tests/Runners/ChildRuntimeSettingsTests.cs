@@ -1,5 +1,5 @@
-using BenchDashboard.Web.Runners;
 using BenchDashboard.Processing;
+using BenchDashboard.Web.Runners;
 
 namespace BenchDashboard.Web.Tests.Runners;
 

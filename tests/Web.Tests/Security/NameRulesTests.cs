@@ -3,14 +3,14 @@ using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Notifications;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Tests.Security;
 

@@ -1,18 +1,18 @@
 using System.Security.Cryptography;
-using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
-using BenchDashboard.Core;
-using BenchDashboard.Web.Security;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Hosting;
 using BenchDashboard.TestSupport;
+using BenchDashboard.Web.Security;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Infrastructure;
 using Microsoft.EntityFrameworkCore.Migrations;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 
 namespace BenchDashboard.Web.Tests.Security;
 

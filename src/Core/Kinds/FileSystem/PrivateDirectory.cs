@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Benchmarks;
 using System.Runtime.InteropServices;
+using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Kinds.FileSystem;
 

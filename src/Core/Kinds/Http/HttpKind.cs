@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Agents;
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Security;
 using Microsoft.Extensions.Options;
 

@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Benchmarks;
 using System.Text.Json.Serialization;
+using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Kinds.Http;
 

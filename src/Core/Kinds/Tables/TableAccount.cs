@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Benchmarks;
 using System.Net;
+using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Kinds.Tables;
 

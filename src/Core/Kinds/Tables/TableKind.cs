@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Kinds.Tables;

@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Benchmarks;
 using System.Text.RegularExpressions;
+using BenchDashboard.Core.Benchmarks;
 
 namespace BenchDashboard.Core.Kinds.Tables;
 

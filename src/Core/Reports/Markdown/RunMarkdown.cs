@@ -1,7 +1,7 @@
-using BenchDashboard.Core.Runs;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Core.Reports.Markdown;

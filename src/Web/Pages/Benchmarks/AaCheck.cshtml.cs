@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Calibration;
+using BenchDashboard.Core.Stores;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -2,9 +2,9 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics.Changes;
+using BenchDashboard.Core.Stores;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Benchmarks;
 

@@ -1,10 +1,10 @@
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Web.Api;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Compare;
 

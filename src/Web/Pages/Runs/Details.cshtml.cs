@@ -1,11 +1,11 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Web.Pages.Kinds;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Reports;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Runs;
 

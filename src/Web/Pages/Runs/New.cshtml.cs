@@ -1,9 +1,9 @@
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Web.Pages.Kinds;
 using BenchDashboard.Web.Pages.Shared;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.AspNetCore.Mvc.RazorPages;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Web.Pages.Runs;
 

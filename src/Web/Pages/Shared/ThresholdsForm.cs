@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Statistics;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Statistics;
 
 namespace BenchDashboard.Web.Pages.Shared;
 

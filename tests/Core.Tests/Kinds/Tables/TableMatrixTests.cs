@@ -1,5 +1,5 @@
-using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 

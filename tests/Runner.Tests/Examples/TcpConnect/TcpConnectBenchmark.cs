@@ -2,8 +2,8 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Tests.Examples.TcpConnect;
 
