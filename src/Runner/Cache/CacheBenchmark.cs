@@ -8,11 +8,11 @@ using BenchDashboard.Runner.Execution;
 namespace BenchDashboard.Runner.Cache;
 
 /// <summary>
-/// Seed 004's experiment: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
+/// Cache operations timed: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
 /// each by <c>Concurrency</c> workers issuing operations back to back (closed model), or each following the
 /// schedule of <c>rate</c> and <c>stages</c> from its own start, with at most <c>Concurrency</c> operations in
 /// flight (open model, <see cref="OpenLoad"/>). Every operation is a sample whose series is its phase; sample
-/// indexes run on across phases. With variants (issue 15) the operations of each phase go round them,
+/// indexes run on across phases. With variants the operations of each phase go round them,
 /// <c>interleaveBlock</c> at a time, each variant on its own client and keys (<see cref="CacheLane"/>), and a
 /// sample's series is "{variant}/{phase}". A read that finds nothing is a miss, not an error. The run's keys
 /// are deleted at the end, after a failure or cancel too, and expire after a day in case the runner dies first.

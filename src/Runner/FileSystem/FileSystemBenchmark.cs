@@ -9,7 +9,7 @@ using BenchDashboard.Runner.Execution;
 namespace BenchDashboard.Runner.FileSystem;
 
 /// <summary>
-/// Seed 001's experiment per directory: create a tree of many small files, read them all, list and stat
+/// Per directory: create a tree of many small files, read them all, list and stat
 /// them, delete them (one sample per file operation, one series per location and phase), then write and
 /// read one large file sequentially in 1 MiB blocks. Each location works in a fresh folder of its own that
 /// is removed afterwards, also after a failure or cancel.

@@ -15,13 +15,12 @@ using Operation = BenchDashboard.Runner.Execution.Operation; // not Azure.Operat
 namespace BenchDashboard.Runner.Tables;
 
 /// <summary>
-/// Seed 003's experiment: inserts of single entities and of entity group transactions, each with
-/// Expect: 100-continue and Nagle's algorithm on and off. Every combination is a variant with its own
-/// connection per worker; a worker goes round the variants (A B C D A B C D …) so drift of the service hits
-/// all of them alike, and every variant gets the same number of requests (<see cref="LoadDriver"/>, a block of 1).
-/// In the open model requests start on the schedule instead, taking the variants in the same turn (with a
-/// duration their counts may differ by one). Each request is a sample whose
-/// series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
+/// Inserts of single entities and of entity group transactions, each with Expect: 100-continue and Nagle's
+/// algorithm on and off. Every combination is a variant with its own connection per worker; a worker goes round
+/// the variants in rounds, each round led by a variant drawn for it (<see cref="VariantTurns"/>), so drift of the
+/// service hits all of them alike, and every variant gets the same number of requests (<see cref="LoadDriver"/>, a
+/// block of 1). In the open model requests start on the schedule instead, taking the variants in the same turns
+/// (with a duration their counts may differ by one). Each request is a sample whose series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
 /// every answered insert land?) and then emptied.
 /// </summary>
 public sealed class TableBenchmark(NamedConnections connections, IHostEnvironment environment, ILoggerFactory logs) : BenchmarkExecutor<TableParameters>, IAsyncDisposable
