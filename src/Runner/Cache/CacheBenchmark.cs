@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Cache;
 using BenchDashboard.Core.Runs;
@@ -24,9 +23,15 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
     internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
+    /// <summary>Every phase on the in-process backend, the operations shared among them.</summary>
+    public override async Task<int?> WarmUpAsync(int operations, CancellationToken ct)
+    {
+        var memory = new CacheParameters { Backend = CacheBackend.Memory, Concurrency = 1 };
+        return await SelfWarmup.CountAnsweredAsync(this, memory with { Requests = Math.Max(1, operations / memory.Phases.Count) }, ct);
+    }
+
     public override async Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
     {
-        ThreadPoolGuard.EnsureCovers(p.Concurrency);
         var lanes = new List<CacheLane>();
         try
         {
@@ -133,18 +138,20 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
 
         /// <summary>One call of the driver: the phase's operations, on its workers, over the variants.</summary>
         Task RunPhaseAsync(CachePhase phase, CancellationToken ct) =>
-            driver.RunAsync(p, new PhaseOperations(phase, lanes, p.Concurrency, context), ct, lanes.Count, p.InterleaveBlock, phase.Name());
+            driver.RunAsync(p, new PhaseOperations(phase, lanes, p.Concurrency), ct, lanes.Count, p.InterleaveBlock, phase.Name());
     }
 
     /// <summary>
     /// A phase's operation on a variant's lane: the variant's operation number picks the key, so every variant
     /// cycles through all its keys. Each worker keeps a failure streak per variant.
     /// </summary>
-    sealed class PhaseOperations(CachePhase phase, IReadOnlyList<CacheLane> lanes, int workers, RunContext context) : ILoadOperation
+    sealed class PhaseOperations(CachePhase phase, IReadOnlyList<CacheLane> lanes, int workers) : ILoadOperation
     {
         readonly FailureStreak[][] streaks = Enumerable.Range(0, workers).Select(_ => lanes.Select(_ => new FailureStreak()).ToArray()).ToArray();
 
-        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
+        public TimeSpan? TimeoutOf(int variant) => lanes[variant].Parameters.Timeout;
+
+        public async ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
             var (lane, i) = (lanes[operation.Variant], operation.Number);
             var (lp, keys, client) = (lane.Parameters, lane.Keys, lane.Client);
@@ -157,42 +164,23 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             };
             if (phase == CachePhase.Write) lane.Touch((int)Math.Min(i + 1, lp.KeyCount));
 
-            var sample = operation.Sample();
-            Exception? failure = null;
-            long length = 0;
-            bool? hit = null;
-            var start = Stopwatch.GetTimestamp();
-            try
+            operation.Clock.Start(); // the key is chosen: what follows is the operation
+            if (phase == CachePhase.Write)
             {
-                if (phase == CachePhase.Write)
-                {
-                    await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(lp.Timeout, ct);
-                    length = lane.Value.Length;
-                }
-                else
-                {
-                    var found = await client.GetAsync(key).WaitAsync(lp.Timeout, ct);
-                    hit = found is not null;
-                    length = found ?? 0;
-                }
+                await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(ct);
+                return new Outcome { Series = lane.SeriesOf(phase), Bytes = lane.Value.Length };
             }
-            catch (OperationCanceledException) when (ct.IsCancellationRequested)
-            {
-                throw; // abandoned: an operation cut short by a cancel has no honest duration
-            }
-            catch (Exception ex)
-            {
-                failure = ex;
-            }
-            var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
-            operation.Started(sample, start);
-            (sample.Series, sample.Bytes, sample.Hit, sample.LatencyNs) = (lane.SeriesOf(phase), length, hit, operation.LatencyNs(start, end));
-            if (failure is not null)
-            {
-                sample.Error = CacheErrorClassifier.Classify(failure);
-                context.Notes.AddError(sample.Error, lane.NotePrefix + lane.Clean(failure.Message));
-            }
-            return sample;
+            var found = await client.GetAsync(key).WaitAsync(ct);
+            return new Outcome { Series = lane.SeriesOf(phase), Bytes = found ?? 0, Hit = found is not null };
+        }
+
+        /// <summary>A failed operation, timed out or not, is a sample with its error, its message kept as a note.</summary>
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut)
+        {
+            var lane = lanes[operation.Variant];
+            var error = timedOut ? ErrorKind.Timeout : CacheErrorClassifier.Classify(exception);
+            var message = timedOut ? $"No answer within {lane.Parameters.Timeout.TotalMilliseconds:N0} ms." : lane.Clean(exception.Message);
+            return new Outcome { Series = lane.SeriesOf(phase), Error = error, Note = lane.NotePrefix + message };
         }
 
         /// <summary>

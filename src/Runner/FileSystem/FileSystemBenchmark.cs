@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Security.Cryptography;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
@@ -17,6 +16,10 @@ namespace BenchDashboard.Runner.FileSystem;
 public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecutor<FileSystemParameters>
 {
     const int Block = 1024 * 1024;
+
+    /// <summary>Small files in the temporary folder, the operations shared among their four phases; no large file.</summary>
+    public override async Task<int?> WarmUpAsync(int operations, CancellationToken ct) =>
+        await SelfWarmup.CountAnsweredAsync(this, new FileSystemParameters { Directories = [FileSystemOptions.TempRoot], FileCount = Math.Clamp(operations / 4, 1, 2000), LargeFileMiB = 0 }, ct);
 
     public override async Task ExecuteAsync(RunContext context, FileSystemParameters p, CancellationToken ct)
     {
@@ -47,7 +50,7 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
         var buffer = new byte[Math.Max(p.FileBytes, 1)];
         Task PhaseAsync(string phase, int count, Func<long, long> operate, Action? before = null) =>
-            driver.RunAsync(new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before, context.Notes), ct);
+            driver.RunAsync(new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before), ct);
 
         var footprint = FileSystemParametersValidator.Footprint(p.FileBytes);
         await PhaseAsync(FileSystemPhases.Create, files.Length, i =>
@@ -104,29 +107,22 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
     /// One file operation, timed alone; a failed one (disk full, quota, permissions) is a sample with its error,
     /// and the phase goes on, as a user's extraction would report every file it could not write.
     /// </summary>
-    sealed class FileOperation(string series, string phase, string tree, Func<long, long> operate, Action? before, RunNotes notes) : ILoadOperation
+    sealed class FileOperation(string series, string phase, string tree, Func<long, long> operate, Action? before) : ILoadOperation
     {
-        public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
+        public ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
-            before?.Invoke(); // not measured: a check of the free space
-            var sample = operation.Sample();
-            var start = Stopwatch.GetTimestamp();
-            long bytes = 0;
-            var error = ErrorKind.None;
-            try
+            if (before is not null)
             {
-                bytes = operate(operation.Number);
+                before(); // a check of the free space, not part of the operation
+                operation.Clock.Start();
             }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                error = ErrorKind.Other;
-                notes.AddError(ErrorKind.Other, $"{phase}: {ex.Message.Replace(tree, "{tree}")}");
-            }
-            var end = Stopwatch.GetTimestamp();
-            operation.Started(sample, start);
-            (sample.Series, sample.Bytes, sample.Error, sample.LatencyNs) = (series, bytes, error, operation.LatencyNs(start, end));
-            return ValueTask.FromResult(sample);
+            return ValueTask.FromResult(new Outcome { Series = series, Bytes = operate(operation.Number) });
         }
+
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut) =>
+            exception is IOException or UnauthorizedAccessException
+                ? new Outcome { Series = series, Error = ErrorKind.Other, Note = $"{phase}: {exception.Message.Replace(tree, "{tree}")}" }
+                : null;
     }
 
     /// <summary>f{i} in d{a}/d{b}: folders of <paramref name="perFolder"/> files, nested two levels like an unpacked archive.</summary>

@@ -1,9 +1,7 @@
-using System.Diagnostics;
 using System.Security.Cryptography;
 using Azure;
 using Azure.Identity;
 using Azure.Core.Pipeline;
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Benchmarks.Tables;
 using BenchDashboard.Core.Runs;
@@ -162,8 +160,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         /// <summary>Entities of a variant that the service answered as written (warm-up included).</summary>
         public long EntitiesWritten(int variant) => Interlocked.Read(ref entitiesWritten[variant]);
 
+        public TimeSpan? TimeoutOf(int variant) => p.Timeout;
+
         /// <summary>One insert (or batch) of the operation's variant; its entities are keyed by the sample's index.</summary>
-        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken runToken)
+        public async ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
             var (v, index) = (operation.Variant, operation.Index);
             var variant = variants[v];
@@ -172,45 +172,36 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 .Select(j => new BenchEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
                 .ToList();
 
-            var sample = operation.Sample();
-            sample.Series = variant.Series;
-            sample.Bytes = (long)entities.Count * p.EntityBytes;
-
             // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
-            var start = Stopwatch.GetTimestamp();
-            operation.Started(sample, start);
-            var ct = connection.Timeout.Arm(runToken);
-            try
+            operation.Clock.Start(); // the entities are made: what follows is the insert
+            var outcome = variant.Operation == TableOperation.Batch
+                ? await connection.Client.SubmitBatchAsync(entities, ct)
+                : await connection.Client.InsertAsync(entities[0], ct);
+            operation.Clock.Stop();
+            if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
+            var error = TableErrorClassifier.Classify(outcome);
+            return Of(operation) with { StatusCode = outcome.Status, Error = error, Note = outcome.Succeeded ? null : TableErrorClassifier.Describe(outcome) };
+        }
+
+        /// <summary>A timeout, or Azure.Core's transport failure (refused, reset, closed mid-answer); anything else ends the run.</summary>
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut) => exception switch
+        {
+            OperationCanceledException when timedOut => Of(operation) with { Error = ErrorKind.Timeout, Note = $"No answer within {p.TimeoutMs:N0} ms." },
+            RequestFailedException { Status: 0 } failure => Of(operation) with { Error = TransportErrorClassifier.Classify(failure), Note = failure.Message },
+            _ => null,
+        };
+
+        /// <summary>What every insert of the variant has, answered or not: its series, its entities' bytes, a connect made for it.</summary>
+        Outcome Of(Operation operation)
+        {
+            var variant = variants[operation.Variant];
+            return new Outcome
             {
-                var outcome = variant.Operation == TableOperation.Batch
-                    ? await connection.Client.SubmitBatchAsync(entities, ct)
-                    : await connection.Client.InsertAsync(entities[0], ct);
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.StatusCode = outcome.Status;
-                sample.Error = TableErrorClassifier.Classify(outcome);
-                if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
-                else context.Notes.AddError(sample.Error, TableErrorClassifier.Describe(outcome));
-            }
-            catch (OperationCanceledException ex) when (OperationTimeout.IsTimeout(ex, runToken))
-            {
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.Error = ErrorKind.Timeout;
-                context.Notes.AddError(ErrorKind.Timeout, $"No answer within {p.TimeoutMs:N0} ms.");
-            }
-            catch (RequestFailedException ex) when (ex.Status == 0)
-            {
-                // Azure.Core's transport failure: refused, reset, closed mid-answer.
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.Error = TransportErrorClassifier.Classify(ex);
-                context.Notes.AddError(sample.Error, ex.Message);
-            }
-            finally
-            {
-                connection.Timeout.Disarm();
-            }
-            if (connection.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
-            return sample;
+                Series = variant.Series,
+                Bytes = (long)p.EntitiesPer(variant.Operation) * p.EntityBytes,
+                ConnectTicks = connections[operation.Worker][operation.Variant].TakeConnectTicks(),
+            };
         }
 
         public void Dispose()
