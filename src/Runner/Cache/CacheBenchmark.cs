@@ -30,30 +30,33 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
         return await SelfWarmup.CountAnsweredAsync(this, memory with { Requests = Math.Max(1, operations / memory.Phases.Count) }, ct);
     }
 
-    public override async Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
+    public override Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
     {
         var lanes = new List<CacheLane>();
-        try
+        return new LoadDriver(context).RunAsync(new LoadPlan
         {
-            IReadOnlyList<(string? Name, CacheParameters Parameters)> variants =
-                p.Variants is { Count: > 0 } ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList() : [(null, p)];
-            foreach (var (name, parameters) in variants)
+            SetUpAsync = async ct =>
             {
-                var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
-                lanes.Add(lane);
-                context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
-                if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
-            }
-            await new CacheRun(p, lanes, context).ExecutePhasesAsync(ct);
-        }
-        finally
-        {
-            foreach (var lane in lanes)
+                IReadOnlyList<(string? Name, CacheParameters Parameters)> variants =
+                    p.Variants is { Count: > 0 } ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList() : [(null, p)];
+                foreach (var (name, parameters) in variants)
+                {
+                    var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
+                    lanes.Add(lane);
+                    context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
+                    if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
+                }
+            },
+            Phases = new CacheRun(p, lanes, context).Phases(),
+            CleanUpAsync = async ct =>
             {
-                await CleanUpAsync(lane, context.Notes);
-                await lane.DisposeAsync();
-            }
-        }
+                foreach (var lane in lanes)
+                {
+                    await CleanUpAsync(lane, context.Notes, ct);
+                    await lane.DisposeAsync();
+                }
+            },
+        }, ct);
     }
 
     async Task<ICacheClient> OpenAsync(CacheParameters p, CancellationToken ct)
@@ -65,7 +68,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     }
 
     /// <summary>Deletes data keys 0..touched−1 (miss keys are never written). Bounded in time; never throws.</summary>
-    static async Task CleanUpAsync(CacheLane lane, RunNotes notes)
+    static async Task CleanUpAsync(CacheLane lane, RunNotes notes, CancellationToken ct)
     {
         var (p, keys, touched) = (lane.Parameters, lane.Keys, lane.KeysTouched);
         if (!p.Cleanup)
@@ -79,7 +82,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             for (var from = 0; from < touched; from += DeleteBatch)
             {
                 var batch = Enumerable.Range(from, Math.Min(DeleteBatch, touched - from)).Select(keys.Data).ToArray();
-                deleted += await lane.Client.DeleteAsync(batch).WaitAsync(p.Timeout);
+                deleted += await lane.Client.DeleteAsync(batch).WaitAsync(p.Timeout, ct);
             }
             notes.Add($"{lane.NotePrefix}Cleanup: deleted {deleted:N0} keys under '{keys.Prefix}'.");
         }
@@ -92,20 +95,21 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     /// <summary>The state of one run while its phases execute.</summary>
     sealed class CacheRun(CacheParameters p, IReadOnlyList<CacheLane> lanes, RunContext context)
     {
-        readonly LoadDriver driver = new(context);
-
-        public async Task ExecutePhasesAsync(CancellationToken ct)
+        /// <summary>The phases in their order, on the lanes the plan's set-up opened; a read of written keys before any write writes them first.</summary>
+        public IEnumerable<Phase> Phases()
         {
             var written = false;
             foreach (var phase in p.Phases)
             {
-                if (phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written)
+                var seed = phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written;
+                if (seed || phase == CachePhase.Write) written = true;
+                yield return new Phase(phase.Name(), p, new PhaseOperations(phase, lanes, p.Concurrency))
                 {
-                    foreach (var lane in lanes) await SeedAsync(lane, phase, ct);
-                    written = true;
-                }
-                if (phase == CachePhase.Write) written = true;
-                await RunPhaseAsync(phase, ct);
+                    // The block is how variants take turns.
+                    Variants = lanes.Count,
+                    Block = p.InterleaveBlock,
+                    SetUpAsync = seed ? async ct => { foreach (var lane in lanes) await SeedAsync(lane, phase, ct); } : null,
+                };
             }
         }
 
@@ -135,10 +139,6 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             }
             context.Notes.Add($"{lane.NotePrefix}Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
         }
-
-        /// <summary>One call of the driver: the phase's operations, on its workers, over the variants.</summary>
-        Task RunPhaseAsync(CachePhase phase, CancellationToken ct) =>
-            driver.RunAsync(p, new PhaseOperations(phase, lanes, p.Concurrency), ct, lanes.Count, p.InterleaveBlock, phase.Name());
     }
 
     /// <summary>

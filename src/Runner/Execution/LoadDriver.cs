@@ -6,7 +6,8 @@ namespace BenchDashboard.Runner.Execution;
 /// <summary>
 /// Runs a kind's operation (<see cref="ILoadOperation"/>) under the load its parameters ask for, and measures it, the
 /// same way for every kind, as BenchmarkDotNet's engine owns the stages and the clock and a benchmark supplies only
-/// its workload: a warm-up first, back to back on the same workers and flagged, finished before measurement starts; then the
+/// its workload. A run is a plan (<see cref="LoadPlan"/>): set-up, phases, clean-up however they ended. Each phase
+/// is a warm-up first, back to back on the same workers and flagged, finished before measurement starts; then the
 /// closed model (<c>Concurrency</c> workers each starting the next operation when the last is answered, until the
 /// count or the duration is used up) or the open model (operations start on the schedule of
 /// <see cref="LoadProfile"/>, each on a free worker, <see cref="OpenLoad"/>). Each operation is timed by its worker's
@@ -16,8 +17,7 @@ namespace BenchDashboard.Runner.Execution;
 /// machine lines up with the variants. In the open model operation k is in round k ÷ (block × variants); in the
 /// closed model each worker claims a block of numbers at a time and goes round the variants. With a count that is a
 /// multiple of block × variants each variant gets the same number; with a duration, within a block. Samples are
-/// numbered in the order operations start, across workers, variants and calls: a kind with phases calls
-/// <see cref="RunAsync"/> once per phase on one driver. Every sample goes to the run's
+/// numbered in the order operations start, across workers, variants and phases. Every sample goes to the run's
 /// context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails stops the
 /// others and ends it with its failure.
 /// </summary>
@@ -30,6 +30,41 @@ public sealed class LoadDriver
     {
         this.context = context;
         context.StartedCount = () => Volatile.Read(ref nextIndex) + 1;
+    }
+
+    /// <summary>How long a plan's clean-up may take, also after a cancel.</summary>
+    public static readonly TimeSpan CleanUpBound = TimeSpan.FromMinutes(2);
+
+    /// <summary>Runs <paramref name="plan"/>: its set-up, each phase's set-up and load, then its clean-up, whatever happened before.</summary>
+    public async Task RunAsync(LoadPlan plan, CancellationToken ct)
+    {
+        try
+        {
+            if (plan.SetUpAsync is { } setUp) await setUp(ct);
+            foreach (var phase in plan.Phases)
+            {
+                if (phase.SetUpAsync is { } before) await before(ct);
+                await RunAsync(phase.Load, phase.Operation, ct, phase.Variants, phase.Block, phase.Name);
+            }
+        }
+        finally
+        {
+            if (plan.CleanUpAsync is { } cleanUp) await CleanUpAsync(cleanUp);
+        }
+    }
+
+    async Task CleanUpAsync(Func<CancellationToken, Task> cleanUp)
+    {
+        using var bound = new CancellationTokenSource(CleanUpBound);
+        try
+        {
+            await cleanUp(bound.Token);
+        }
+        catch (Exception ex)
+        {
+            // The run's own end (its samples, its failure) matters more than what it may have left behind.
+            context.Notes.Add($"Clean-up failed: {ex.Message}");
+        }
     }
 
     /// <summary>Where every sample's offset counts from: when the driver was made.</summary>

@@ -31,35 +31,43 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
             if (location is null) throw new InvalidOperationException(error);
             var tree = Path.Combine(location.Path, $"run{context.Run.Id}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
             context.Notes.Add($"{location.Label}: {tree}");
-            try
+            await driver.RunAsync(new LoadPlan
             {
-                Directory.CreateDirectory(tree);
-                await MeasureAsync(p, location.Label, tree, context, driver, new DiskSpaceGuard(roots, tree, location.Label), ct);
-            }
-            finally
-            {
-                CleanUp(tree, location.Label, context.Notes);
-            }
+                SetUpAsync = _ =>
+                {
+                    Directory.CreateDirectory(tree);
+                    return Task.CompletedTask;
+                },
+                Phases = Phases(p, location.Label, tree, new DiskSpaceGuard(roots, tree, location.Label)),
+                CleanUpAsync = _ =>
+                {
+                    CleanUp(tree, location.Label, context.Notes);
+                    return Task.CompletedTask;
+                },
+            }, ct);
         }
     }
 
-    /// <summary>Each phase is one call of the driver: its operations one after another on one worker, operation k on file k.</summary>
-    static async Task MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, LoadDriver driver, DiskSpaceGuard space, CancellationToken ct)
+    /// <summary>
+    /// The location's phases, each prepared once the one before is done (the tree to stat is the one the phases before
+    /// wrote): its operations one after another on one worker, operation k on file k.
+    /// </summary>
+    static IEnumerable<Phase> Phases(FileSystemParameters p, string label, string tree, DiskSpaceGuard space)
     {
         var content = RandomNumberGenerator.GetBytes(p.FileBytes);
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
         var buffer = new byte[Math.Max(p.FileBytes, 1)];
-        Task PhaseAsync(string phase, int count, Func<long, long> operate, Action? before = null) =>
-            driver.RunAsync(new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before), ct);
+        Phase Of(string phase, int count, Func<long, long> operate, Action? before = null) =>
+            new(null, new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before));
 
         var footprint = FileSystemParametersValidator.Footprint(p.FileBytes);
-        await PhaseAsync(FileSystemPhases.Create, files.Length, i =>
+        yield return Of(FileSystemPhases.Create, files.Length, i =>
         {
             Directory.CreateDirectory(Path.GetDirectoryName(files[i])!); // a no-op once the folder exists
             File.WriteAllBytes(files[i], content);
             return content.Length;
         }, () => space.BeforeWriting(footprint));
-        await PhaseAsync(FileSystemPhases.Read, files.Length, i =>
+        yield return Of(FileSystemPhases.Read, files.Length, i =>
         {
             using var stream = new FileStream(files[i], FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None);
             long total = 0;
@@ -69,12 +77,12 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
         });
         // Listing and stat: walk the tree as `ls -lR` does, a sample per entry's metadata.
         var entries = new DirectoryInfo(tree).EnumerateFileSystemInfos("*", SearchOption.AllDirectories).ToArray();
-        await PhaseAsync(FileSystemPhases.Stat, entries.Length, i =>
+        yield return Of(FileSystemPhases.Stat, entries.Length, i =>
         {
             entries[i].Refresh();
             return entries[i] is FileInfo f ? f.Length : 0;
         });
-        await PhaseAsync(FileSystemPhases.Delete, files.Length, i =>
+        yield return Of(FileSystemPhases.Delete, files.Length, i =>
         {
             File.Delete(files[i]);
             return 0;
@@ -85,15 +93,15 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
             var large = Path.Combine(tree, "large.bin");
             var block = RandomNumberGenerator.GetBytes(Block);
             space.Check((long)p.LargeFileMiB * Block);
-            await using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
-                await PhaseAsync(FileSystemPhases.LargeWrite, p.LargeFileMiB, i =>
+            using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
+                yield return Of(FileSystemPhases.LargeWrite, p.LargeFileMiB, i =>
                 {
                     output.Write(block);
                     if (i == p.LargeFileMiB - 1) output.Flush(flushToDisk: true); // the last block pays for reaching the disk
                     return block.Length;
                 }, () => space.BeforeWriting(Block));
-            await using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
-                await PhaseAsync(FileSystemPhases.LargeRead, p.LargeFileMiB, _ =>
+            using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
+                yield return Of(FileSystemPhases.LargeRead, p.LargeFileMiB, _ =>
                 {
                     var total = 0;
                     int read;

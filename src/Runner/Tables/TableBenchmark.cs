@@ -26,9 +26,6 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
     /// <summary>Owned here rather than registered: a kind's folder should need no line elsewhere.</summary>
     readonly LocalEmulator emulator = new(environment, logs.CreateLogger<LocalEmulator>());
 
-    /// <summary>Counting and deleting a run's entities gets this long in all, also after a cancel.</summary>
-    static readonly TimeSpan AfterRunBound = TimeSpan.FromMinutes(2);
-
     public ValueTask DisposeAsync() => emulator.DisposeAsync();
 
     public override async Task ExecuteAsync(RunContext context, TableParameters p, CancellationToken ct)
@@ -47,15 +44,15 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             await CreateTableAsync(setup.Client, p, account, ct);
 
         var run = new TableRun(p, target, variants, partitions, context);
-        try
+        await new LoadDriver(context).RunAsync(new LoadPlan
         {
-            await new LoadDriver(context).RunAsync(p, run, ct, variants.Count);
-        }
-        finally
-        {
-            run.Dispose();
-            await AfterRunAsync(p, target, variants, partitions, run, context.Notes);
-        }
+            Phases = [new Phase(null, p, run) { Variants = variants.Count }],
+            CleanUpAsync = ct =>
+            {
+                run.Dispose();
+                return AfterRunAsync(p, target, variants, partitions, run, context.Notes, ct);
+            },
+        }, ct);
     }
 
     TableAccount Open(TableParameters p)
@@ -98,11 +95,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
 
     /// <summary>
     /// Counts each variant's partition against the entities the service said it wrote, then deletes them
-    /// (unless cleanup is off). Bounded in time; never throws: the samples are what matter.
+    /// (unless cleanup is off), within the driver's <see cref="LoadDriver.CleanUpBound"/>; notes what failed.
     /// </summary>
-    static async Task AfterRunAsync(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes)
+    static async Task AfterRunAsync(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes, CancellationToken ct)
     {
-        using var bound = new CancellationTokenSource(AfterRunBound);
         using var connection = new TableConnection(target, p.Table, variants[0], p.Timeout);
         long deleted = 0;
         try
@@ -110,11 +106,11 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             for (var v = 0; v < variants.Count; v++)
             {
                 var written = run.EntitiesWritten(v);
-                var counted = await connection.Client.CountAsync(partitions.Key(v), bound.Token);
+                var counted = await connection.Client.CountAsync(partitions.Key(v), ct);
                 notes.Add(counted == written
                     ? $"{variants[v].Series}: the service confirmed {written:N0} entities written, and the partition holds {counted:N0}."
                     : $"{variants[v].Series}: the service confirmed {written:N0} entities written, but the partition holds {counted:N0}.");
-                if (p.Cleanup) deleted += await connection.Client.DeleteEntitiesAsync(partitions.Key(v), bound.Token);
+                if (p.Cleanup) deleted += await connection.Client.DeleteEntitiesAsync(partitions.Key(v), ct);
             }
             notes.Add(p.Cleanup
                 ? $"Cleanup: deleted the run's {deleted:N0} entities (partitions {partitions.Prefix}*); the table stays."
