@@ -74,7 +74,7 @@ public sealed class RunnerOptions
 
     /// <summary>
     /// Requests the runner sends to a loopback server of its own when it starts, before it takes a run, so a young
-    /// process's measuring path is compiled before it measures (<c>SelfWarmup</c>); 0 for none.
+    /// process's measuring path is compiled before it measures (the runner's <c>SelfWarmup</c>); 0 for none.
     /// bench/README.md "Does a young process measure like an old one?" has what it changed.
     /// </summary>
     [Range(0, 100_000)] public int SelfWarmupRequests { get; set; }

@@ -24,6 +24,13 @@ public interface IBenchmarkExecutor
     /// against its policy already; an agent's may be stricter.
     /// </summary>
     Task<string?> RefusalAsync(string parametersJson, CancellationToken ct) => Task.FromResult<string?>(null);
+
+    /// <summary>
+    /// Runs about <paramref name="operations"/> operations of this kind against something of this process's own (a
+    /// loopback server, memory, a temporary folder) through the code a run measures with (<see cref="SelfWarmup"/>);
+    /// how many were answered without error, or null when the kind has nothing of its own to measure.
+    /// </summary>
+    Task<int?> WarmUpAsync(int operations, CancellationToken ct) => Task.FromResult<int?>(null);
 }
 
 /// <summary>
@@ -39,6 +46,9 @@ public abstract class BenchmarkExecutor<TParameters> : IBenchmarkExecutor where 
 
     /// <inheritdoc cref="IBenchmarkExecutor.RefusalAsync"/>
     public virtual Task<string?> RefusalAsync(TParameters parameters, CancellationToken ct) => Task.FromResult<string?>(null);
+
+    /// <inheritdoc cref="IBenchmarkExecutor.WarmUpAsync"/>
+    public virtual Task<int?> WarmUpAsync(int operations, CancellationToken ct) => Task.FromResult<int?>(null);
 
     public Task ExecuteAsync(RunContext context, CancellationToken ct) => ExecuteAsync(context, context.ParametersAs<TParameters>(), ct);
 

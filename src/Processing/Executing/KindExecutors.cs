@@ -17,6 +17,9 @@ public sealed class KindExecutors(IEnumerable<IBenchmarkKind> kinds, IEnumerable
             ? (kind, executor)
             : null;
 
+    /// <summary>Every executor here.</summary>
+    public IEnumerable<IBenchmarkExecutor> All => executors;
+
     /// <summary>Registered kinds no executor here runs: their runs would fail.</summary>
     public IEnumerable<IBenchmarkKind> Unserved => byName.Values.Where(k => executors.All(e => e.ParametersType != k.ParametersType));
 }

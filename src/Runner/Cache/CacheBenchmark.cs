@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
@@ -9,11 +8,11 @@ using BenchDashboard.Processing.Executing;
 namespace BenchDashboard.Runner.Cache;
 
 /// <summary>
-/// Seed 004's experiment: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
+/// Cache operations timed: the chosen phases (write, read-same, read-distinct, read-miss) one after another,
 /// each by <c>Concurrency</c> workers issuing operations back to back (closed model), or each following the
 /// schedule of <c>rate</c> and <c>stages</c> from its own start, with at most <c>Concurrency</c> operations in
 /// flight (open model, <see cref="OpenLoad"/>). Every operation is a sample whose series is its phase; sample
-/// indexes run on across phases. With variants (issue 15) the operations of each phase go round them,
+/// indexes run on across phases. With variants the operations of each phase go round them,
 /// <c>interleaveBlock</c> at a time, each variant on its own client and keys (<see cref="CacheLane"/>), and a
 /// sample's series is "{variant}/{phase}". A read that finds nothing is a miss, not an error. The run's keys
 /// are deleted at the end, after a failure or cancel too, and expire after a day in case the runner dies first.
@@ -25,31 +24,40 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     /// <summary>Every key expires after a day: a safety net for a runner that dies before its cleanup.</summary>
     internal static readonly TimeSpan KeyTimeToLive = TimeSpan.FromDays(1);
 
-    public override async Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
+    /// <summary>Every phase on the in-process backend, the operations shared among them.</summary>
+    public override async Task<int?> WarmUpAsync(int operations, CancellationToken ct)
     {
-        ThreadPoolGuard.EnsureCovers(p.Concurrency);
+        var memory = new CacheParameters { Backend = CacheBackend.Memory, Concurrency = 1 };
+        return await SelfWarmup.CountAnsweredAsync(this, memory with { Requests = Math.Max(1, operations / memory.Phases.Count) }, ct);
+    }
+
+    public override Task ExecuteAsync(RunContext context, CacheParameters p, CancellationToken ct)
+    {
         var lanes = new List<CacheLane>();
-        try
+        return new LoadDriver(context).RunAsync(new LoadPlan
         {
-            IReadOnlyList<(string? Name, CacheParameters Parameters)> variants =
-                p.Variants is { Count: > 0 } ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList() : [(null, p)];
-            foreach (var (name, parameters) in variants)
+            SetUpAsync = async ct =>
             {
-                var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
-                lanes.Add(lane);
-                context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
-                if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
-            }
-            await new CacheRun(p, lanes, context).ExecutePhasesAsync(ct);
-        }
-        finally
-        {
-            foreach (var lane in lanes)
+                IReadOnlyList<(string? Name, CacheParameters Parameters)> variants =
+                    p.Variants is { Count: > 0 } ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList() : [(null, p)];
+                foreach (var (name, parameters) in variants)
+                {
+                    var lane = new CacheLane(name, parameters, new CacheKeys(p.KeyPrefix, context.Run.Id), await OpenAsync(parameters, ct));
+                    lanes.Add(lane);
+                    context.Notes.Add($"{lane.NotePrefix}Endpoint: {lane.Client.Endpoint}. Keys of this run start with '{lane.Keys.Prefix}'.");
+                    if (lane.Client is RedisCacheClient redis) context.RecordClient(name is null ? "redisProtocol" : $"redisProtocol.{name}", redis.Protocol);
+                }
+            },
+            Phases = new CacheRun(p, lanes, context).Phases(),
+            CleanUpAsync = async ct =>
             {
-                await CleanUpAsync(lane, context.Notes);
-                await lane.DisposeAsync();
-            }
-        }
+                foreach (var lane in lanes)
+                {
+                    await CleanUpAsync(lane, context.Notes, ct);
+                    await lane.DisposeAsync();
+                }
+            },
+        }, ct);
     }
 
     async Task<ICacheClient> OpenAsync(CacheParameters p, CancellationToken ct)
@@ -61,7 +69,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     }
 
     /// <summary>Deletes data keys 0..touched−1 (miss keys are never written). Bounded in time; never throws.</summary>
-    static async Task CleanUpAsync(CacheLane lane, RunNotes notes)
+    static async Task CleanUpAsync(CacheLane lane, RunNotes notes, CancellationToken ct)
     {
         var (p, keys, touched) = (lane.Parameters, lane.Keys, lane.KeysTouched);
         if (!p.Cleanup)
@@ -75,7 +83,7 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             for (var from = 0; from < touched; from += DeleteBatch)
             {
                 var batch = Enumerable.Range(from, Math.Min(DeleteBatch, touched - from)).Select(keys.Data).ToArray();
-                deleted += await lane.Client.DeleteAsync(batch).WaitAsync(p.Timeout);
+                deleted += await lane.Client.DeleteAsync(batch).WaitAsync(p.Timeout, ct);
             }
             notes.Add($"{lane.NotePrefix}Cleanup: deleted {deleted:N0} keys under '{keys.Prefix}'.");
         }
@@ -88,20 +96,21 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
     /// <summary>The state of one run while its phases execute.</summary>
     sealed class CacheRun(CacheParameters p, IReadOnlyList<CacheLane> lanes, RunContext context)
     {
-        readonly LoadDriver driver = new(context);
-
-        public async Task ExecutePhasesAsync(CancellationToken ct)
+        /// <summary>The phases in their order, on the lanes the plan's set-up opened; a read of written keys before any write writes them first.</summary>
+        public IEnumerable<Phase> Phases()
         {
             var written = false;
             foreach (var phase in p.Phases)
             {
-                if (phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written)
+                var seed = phase is CachePhase.ReadSame or CachePhase.ReadDistinct && !written;
+                if (seed || phase == CachePhase.Write) written = true;
+                yield return new Phase(phase.Name(), p, new PhaseOperations(phase, lanes, p.Concurrency))
                 {
-                    foreach (var lane in lanes) await SeedAsync(lane, phase, ct);
-                    written = true;
-                }
-                if (phase == CachePhase.Write) written = true;
-                await RunPhaseAsync(phase, ct);
+                    // The block is how variants take turns.
+                    Variants = lanes.Count,
+                    Block = p.InterleaveBlock,
+                    SetUpAsync = seed ? async ct => { foreach (var lane in lanes) await SeedAsync(lane, phase, ct); } : null,
+                };
             }
         }
 
@@ -131,21 +140,19 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             }
             context.Notes.Add($"{lane.NotePrefix}Before {before.Name()}: wrote {count - refused:N0} of {count:N0} keys (not measured) so reads have something to find.");
         }
-
-        /// <summary>One call of the driver: the phase's operations, on its workers, over the variants.</summary>
-        Task RunPhaseAsync(CachePhase phase, CancellationToken ct) =>
-            driver.RunAsync(p, new PhaseOperations(phase, lanes, p.Concurrency, context), ct, lanes.Count, p.InterleaveBlock, phase.Name());
     }
 
     /// <summary>
     /// A phase's operation on a variant's lane: the variant's operation number picks the key, so every variant
     /// cycles through all its keys. Each worker keeps a failure streak per variant.
     /// </summary>
-    sealed class PhaseOperations(CachePhase phase, IReadOnlyList<CacheLane> lanes, int workers, RunContext context) : ILoadOperation
+    sealed class PhaseOperations(CachePhase phase, IReadOnlyList<CacheLane> lanes, int workers) : ILoadOperation
     {
         readonly FailureStreak[][] streaks = Enumerable.Range(0, workers).Select(_ => lanes.Select(_ => new FailureStreak()).ToArray()).ToArray();
 
-        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
+        public TimeSpan? TimeoutOf(int variant) => lanes[variant].Parameters.Timeout;
+
+        public async ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
             var (lane, i) = (lanes[operation.Variant], operation.Number);
             var (lp, keys, client) = (lane.Parameters, lane.Keys, lane.Client);
@@ -158,42 +165,23 @@ public sealed class CacheBenchmark(NamedConnections connections) : BenchmarkExec
             };
             if (phase == CachePhase.Write) lane.Touch((int)Math.Min(i + 1, lp.KeyCount));
 
-            var sample = operation.Sample();
-            Exception? failure = null;
-            long length = 0;
-            bool? hit = null;
-            var start = Stopwatch.GetTimestamp();
-            try
+            operation.Clock.Start(); // the key is chosen: what follows is the operation
+            if (phase == CachePhase.Write)
             {
-                if (phase == CachePhase.Write)
-                {
-                    await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(lp.Timeout, ct);
-                    length = lane.Value.Length;
-                }
-                else
-                {
-                    var found = await client.GetAsync(key).WaitAsync(lp.Timeout, ct);
-                    hit = found is not null;
-                    length = found ?? 0;
-                }
+                await client.SetAsync(key, lane.Value, KeyTimeToLive).WaitAsync(ct);
+                return new Outcome { Series = lane.SeriesOf(phase), Bytes = lane.Value.Length };
             }
-            catch (OperationCanceledException) when (ct.IsCancellationRequested)
-            {
-                throw; // abandoned: an operation cut short by a cancel has no honest duration
-            }
-            catch (Exception ex)
-            {
-                failure = ex;
-            }
-            var end = Stopwatch.GetTimestamp(); // before any bookkeeping: an error reply's latency is ranked
-            operation.Started(sample, start);
-            (sample.Series, sample.Bytes, sample.Hit, sample.LatencyNs) = (lane.SeriesOf(phase), length, hit, operation.LatencyNs(start, end));
-            if (failure is not null)
-            {
-                sample.Error = CacheErrorClassifier.Classify(failure);
-                context.Notes.AddError(sample.Error, lane.NotePrefix + lane.Clean(failure.Message));
-            }
-            return sample;
+            var found = await client.GetAsync(key).WaitAsync(ct);
+            return new Outcome { Series = lane.SeriesOf(phase), Bytes = found ?? 0, Hit = found is not null };
+        }
+
+        /// <summary>A failed operation, timed out or not, is a sample with its error, its message kept as a note.</summary>
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut)
+        {
+            var lane = lanes[operation.Variant];
+            var error = timedOut ? ErrorKind.Timeout : CacheErrorClassifier.Classify(exception);
+            var message = timedOut ? $"No answer within {lane.Parameters.Timeout.TotalMilliseconds:N0} ms." : lane.Clean(exception.Message);
+            return new Outcome { Series = lane.SeriesOf(phase), Error = error, Note = lane.NotePrefix + message };
         }
 
         /// <summary>

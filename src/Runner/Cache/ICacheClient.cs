@@ -1,6 +1,6 @@
 namespace BenchDashboard.Runner.Cache;
 
-/// <summary>The few cache operations seed 004 timed, over either backend.</summary>
+/// <summary>The few cache operations a cache run times, over either backend.</summary>
 public interface ICacheClient : IAsyncDisposable
 {
     /// <summary>Stores the value with a time to live, so keys outlive no crash of the runner for long.</summary>

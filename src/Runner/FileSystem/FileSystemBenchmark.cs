@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Security.Cryptography;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
@@ -10,7 +9,7 @@ using BenchDashboard.Processing.Executing;
 namespace BenchDashboard.Runner.FileSystem;
 
 /// <summary>
-/// Seed 001's experiment per directory: create a tree of many small files, read them all, list and stat
+/// Per directory: create a tree of many small files, read them all, list and stat
 /// them, delete them (one sample per file operation, one series per location and phase), then write and
 /// read one large file sequentially in 1 MiB blocks. Each location works in a fresh folder of its own that
 /// is removed afterwards, also after a failure or cancel.
@@ -18,6 +17,10 @@ namespace BenchDashboard.Runner.FileSystem;
 public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecutor<FileSystemParameters>
 {
     const int Block = 1024 * 1024;
+
+    /// <summary>Small files in the temporary folder, the operations shared among their four phases; no large file.</summary>
+    public override async Task<int?> WarmUpAsync(int operations, CancellationToken ct) =>
+        await SelfWarmup.CountAnsweredAsync(this, new FileSystemParameters { Directories = [FileSystemOptions.TempRoot], FileCount = Math.Clamp(operations / 4, 1, 2000), LargeFileMiB = 0 }, ct);
 
     public override async Task ExecuteAsync(RunContext context, FileSystemParameters p, CancellationToken ct)
     {
@@ -29,35 +32,43 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
             if (location is null) throw new InvalidOperationException(error);
             var tree = Path.Combine(location.Path, $"run{context.Run.Id}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(4))}");
             context.Notes.Add($"{location.Label}: {tree}");
-            try
+            await driver.RunAsync(new LoadPlan
             {
-                Directory.CreateDirectory(tree);
-                await MeasureAsync(p, location.Label, tree, context, driver, new DiskSpaceGuard(roots, tree, location.Label), ct);
-            }
-            finally
-            {
-                CleanUp(tree, location.Label, context.Notes);
-            }
+                SetUpAsync = _ =>
+                {
+                    Directory.CreateDirectory(tree);
+                    return Task.CompletedTask;
+                },
+                Phases = Phases(p, location.Label, tree, new DiskSpaceGuard(roots, tree, location.Label)),
+                CleanUpAsync = _ =>
+                {
+                    CleanUp(tree, location.Label, context.Notes);
+                    return Task.CompletedTask;
+                },
+            }, ct);
         }
     }
 
-    /// <summary>Each phase is one call of the driver: its operations one after another on one worker, operation k on file k.</summary>
-    static async Task MeasureAsync(FileSystemParameters p, string label, string tree, RunContext context, LoadDriver driver, DiskSpaceGuard space, CancellationToken ct)
+    /// <summary>
+    /// The location's phases, each prepared once the one before is done (the tree to stat is the one the phases before
+    /// wrote): its operations one after another on one worker, operation k on file k.
+    /// </summary>
+    static IEnumerable<Phase> Phases(FileSystemParameters p, string label, string tree, DiskSpaceGuard space)
     {
         var content = RandomNumberGenerator.GetBytes(p.FileBytes);
         var files = Enumerable.Range(0, p.FileCount).Select(i => FilePath(tree, i, p.FilesPerDirectory)).ToArray();
         var buffer = new byte[Math.Max(p.FileBytes, 1)];
-        Task PhaseAsync(string phase, int count, Func<long, long> operate, Action? before = null) =>
-            driver.RunAsync(new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before, context.Notes), ct);
+        Phase Of(string phase, int count, Func<long, long> operate, Action? before = null) =>
+            new(null, new SequentialLoad(count), new FileOperation(FileSystemPhases.Series(label, phase), phase, tree, operate, before));
 
         var footprint = FileSystemParametersValidator.Footprint(p.FileBytes);
-        await PhaseAsync(FileSystemPhases.Create, files.Length, i =>
+        yield return Of(FileSystemPhases.Create, files.Length, i =>
         {
             Directory.CreateDirectory(Path.GetDirectoryName(files[i])!); // a no-op once the folder exists
             File.WriteAllBytes(files[i], content);
             return content.Length;
         }, () => space.BeforeWriting(footprint));
-        await PhaseAsync(FileSystemPhases.Read, files.Length, i =>
+        yield return Of(FileSystemPhases.Read, files.Length, i =>
         {
             using var stream = new FileStream(files[i], FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None);
             long total = 0;
@@ -67,12 +78,12 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
         });
         // Listing and stat: walk the tree as `ls -lR` does, a sample per entry's metadata.
         var entries = new DirectoryInfo(tree).EnumerateFileSystemInfos("*", SearchOption.AllDirectories).ToArray();
-        await PhaseAsync(FileSystemPhases.Stat, entries.Length, i =>
+        yield return Of(FileSystemPhases.Stat, entries.Length, i =>
         {
             entries[i].Refresh();
             return entries[i] is FileInfo f ? f.Length : 0;
         });
-        await PhaseAsync(FileSystemPhases.Delete, files.Length, i =>
+        yield return Of(FileSystemPhases.Delete, files.Length, i =>
         {
             File.Delete(files[i]);
             return 0;
@@ -83,15 +94,15 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
             var large = Path.Combine(tree, "large.bin");
             var block = RandomNumberGenerator.GetBytes(Block);
             space.Check((long)p.LargeFileMiB * Block);
-            await using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
-                await PhaseAsync(FileSystemPhases.LargeWrite, p.LargeFileMiB, i =>
+            using (var output = new FileStream(large, FileMode.Create, FileAccess.Write, FileShare.None, 1, FileOptions.None))
+                yield return Of(FileSystemPhases.LargeWrite, p.LargeFileMiB, i =>
                 {
                     output.Write(block);
                     if (i == p.LargeFileMiB - 1) output.Flush(flushToDisk: true); // the last block pays for reaching the disk
                     return block.Length;
                 }, () => space.BeforeWriting(Block));
-            await using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
-                await PhaseAsync(FileSystemPhases.LargeRead, p.LargeFileMiB, _ =>
+            using (var input = new FileStream(large, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.None))
+                yield return Of(FileSystemPhases.LargeRead, p.LargeFileMiB, _ =>
                 {
                     var total = 0;
                     int read;
@@ -105,29 +116,22 @@ public sealed class FileSystemBenchmark(FileSystemRoots roots) : BenchmarkExecut
     /// One file operation, timed alone; a failed one (disk full, quota, permissions) is a sample with its error,
     /// and the phase goes on, as a user's extraction would report every file it could not write.
     /// </summary>
-    sealed class FileOperation(string series, string phase, string tree, Func<long, long> operate, Action? before, RunNotes notes) : ILoadOperation
+    sealed class FileOperation(string series, string phase, string tree, Func<long, long> operate, Action? before) : ILoadOperation
     {
-        public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct)
+        public ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
-            before?.Invoke(); // not measured: a check of the free space
-            var sample = operation.Sample();
-            var start = Stopwatch.GetTimestamp();
-            long bytes = 0;
-            var error = ErrorKind.None;
-            try
+            if (before is not null)
             {
-                bytes = operate(operation.Number);
+                before(); // a check of the free space, not part of the operation
+                operation.Clock.Start();
             }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                error = ErrorKind.Other;
-                notes.AddError(ErrorKind.Other, $"{phase}: {ex.Message.Replace(tree, "{tree}")}");
-            }
-            var end = Stopwatch.GetTimestamp();
-            operation.Started(sample, start);
-            (sample.Series, sample.Bytes, sample.Error, sample.LatencyNs) = (series, bytes, error, operation.LatencyNs(start, end));
-            return ValueTask.FromResult(sample);
+            return ValueTask.FromResult(new Outcome { Series = series, Bytes = operate(operation.Number) });
         }
+
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut) =>
+            exception is IOException or UnauthorizedAccessException
+                ? new Outcome { Series = series, Error = ErrorKind.Other, Note = $"{phase}: {exception.Message.Replace(tree, "{tree}")}" }
+                : null;
     }
 
     /// <summary>f{i} in d{a}/d{b}: folders of <paramref name="perFolder"/> files, nested two levels like an unpacked archive.</summary>

@@ -32,6 +32,9 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         return null;
     }
 
+    /// <summary>Requests to a loopback server of its own (<see cref="LoopbackWarmup"/>).</summary>
+    public override async Task<int?> WarmUpAsync(int operations, CancellationToken ct) => await LoopbackWarmup.RunAsync(operations, ct);
+
     public override async Task ExecuteAsync(RunContext context, HttpParameters parameters, CancellationToken ct)
     {
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
@@ -62,49 +65,54 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         (lean ? "Engine: lean HTTP/1.1 (request bytes built once, answers parsed as they arrive)" : "Engine: SocketsHttpHandler")
         + $"; sends: {sends}" + (sends == "blocking" ? " (a thread per connection)." : ".");
 
-    /// <summary>The run's requests, [worker][variant], on each worker's channels, and the operation that sends one.</summary>
+    /// <summary>The run's requests, [worker][variant], on each worker's connections, and the operation that sends one.</summary>
     sealed class Requests : ILoadOperation, IDisposable
     {
-        readonly IHttpSender[][] connections;
-        readonly List<IDisposable> channels = [];
+        readonly IHttpSender[][] senders;
+        readonly List<IDisposable> connections = [];
         readonly BatchTurn? turn;
 
         public Requests(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int workers, TargetPolicy policy,
             RemoteCertificateValidationCallback? serverCertificate, bool lean, bool blocking, bool turns)
         {
             turn = turns ? new BatchTurn() : null;
-            connections = Enumerable.Range(0, workers).Select(_ =>
+            senders = Enumerable.Range(0, workers).Select(_ =>
             {
                 var shared = new Dictionary<string, IDisposable>();
                 return variants.Select(v =>
                 {
                     var key = v.Parameters.ConnectionKey();
-                    if (!shared.TryGetValue(key, out var channel))
-                        channels.Add(shared[key] = channel = lean
-                            ? new LeanChannel(policy, blocking, serverCertificate)
-                            : new HttpChannel(v.Parameters.Timeout, policy, blocking, serverCertificate));
-                    return channel is LeanChannel leanChannel
-                        ? (IHttpSender)new LeanConnection(v.Parameters, leanChannel, v.Name, turn)
-                        : new HttpConnection(v.Parameters, policy, v.Name, (HttpChannel)channel);
+                    if (!shared.TryGetValue(key, out var connection))
+                        connections.Add(shared[key] = connection = lean
+                            ? new LeanHttpConnection(policy, blocking, serverCertificate)
+                            : new SocketsHttpConnection(v.Parameters.Timeout, policy, blocking, serverCertificate));
+                    return connection is LeanHttpConnection leanConnection
+                        ? (IHttpSender)new LeanSender(v.Parameters, leanConnection, v.Name, turn)
+                        : new SocketsHttpSender(v.Parameters, policy, v.Name, (SocketsHttpConnection)connection);
                 }).ToArray();
             }).ToArray();
         }
 
-        // No state machine of its own: the connection's send is the operation, its sample already in its series.
-        public ValueTask<Sample> OperateAsync(Operation operation, CancellationToken ct) =>
-            connections[operation.Worker][operation.Variant].SendAsync(operation, ct);
+        public TimeSpan? TimeoutOf(int variant) => senders[0][variant].Timeout;
+
+        // No state machine of its own: the sender's send is the operation.
+        public ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct) =>
+            senders[operation.Worker][operation.Variant].SendAsync(operation, ct);
+
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut) =>
+            senders[operation.Worker][operation.Variant].Failed(operation, exception, timedOut);
 
         public CachingEvidence Evidence()
         {
             var evidence = new CachingEvidence();
-            foreach (var connection in connections.SelectMany(c => c)) evidence.MergeFrom(connection.Evidence);
+            foreach (var sender in senders.SelectMany(s => s)) evidence.MergeFrom(sender.Evidence);
             return evidence;
         }
 
         public void Dispose()
         {
-            foreach (var connection in connections.SelectMany(c => c)) connection.Dispose();
-            foreach (var channel in channels) channel.Dispose();
+            foreach (var sender in senders.SelectMany(s => s)) sender.Dispose();
+            foreach (var connection in connections) connection.Dispose();
             turn?.Dispose();
         }
     }

@@ -6,8 +6,14 @@ namespace BenchDashboard.Runner.Http;
 /// <summary>One worker's requests of one variant, on whichever engine sends them (<see cref="HttpEngine"/>).</summary>
 interface IHttpSender : IDisposable
 {
-    /// <summary>Sends one request and reads the whole answer; a fault of the target is a sample with its error, never an exception.</summary>
-    ValueTask<Sample> SendAsync(Operation operation, CancellationToken runToken);
+    /// <summary>How long a request may take before it counts as timed out.</summary>
+    TimeSpan Timeout { get; }
+
+    /// <summary>Sends one request and reads the whole answer; the <see cref="LoadDriver"/> times it.</summary>
+    ValueTask<Outcome> SendAsync(Operation operation, CancellationToken ct);
+
+    /// <inheritdoc cref="ILoadOperation.Failed"/>
+    Outcome? Failed(Operation operation, Exception exception, bool timedOut);
 
     /// <summary>The caching headers its answers carried.</summary>
     CachingEvidence Evidence { get; }

@@ -26,7 +26,7 @@ public sealed class RunnerService(
         {
             try
             {
-                await Http.SelfWarmup.RunAsync(options.Value.SelfWarmupRequests, logger, stoppingToken);
+                await SelfWarmup.RunAsync(executors.All, options.Value.SelfWarmupRequests, logger, stoppingToken);
             }
             catch (Exception ex) when (ex is not OperationCanceledException || !stoppingToken.IsCancellationRequested)
             {

@@ -1,9 +1,7 @@
-using System.Diagnostics;
 using System.Security.Cryptography;
 using Azure;
 using Azure.Identity;
 using Azure.Core.Pipeline;
-using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
@@ -16,22 +14,18 @@ using Operation = BenchDashboard.Runner.Execution.Operation; // not Azure.Operat
 namespace BenchDashboard.Runner.Tables;
 
 /// <summary>
-/// Seed 003's experiment: inserts of single entities and of entity group transactions, each with
-/// Expect: 100-continue and Nagle's algorithm on and off. Every combination is a variant with its own
-/// connection per worker; a worker goes round the variants (A B C D A B C D …) so drift of the service hits
-/// all of them alike, and every variant gets the same number of requests (<see cref="LoadDriver"/>, a block of 1).
-/// In the open model requests start on the schedule instead, taking the variants in the same turn (with a
-/// duration their counts may differ by one). Each request is a sample whose
-/// series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
+/// Inserts of single entities and of entity group transactions, each with Expect: 100-continue and Nagle's
+/// algorithm on and off. Every combination is a variant with its own connection per worker; a worker goes round
+/// the variants in rounds, each round led by a variant drawn for it (<see cref="VariantTurns"/>), so drift of the
+/// service hits all of them alike, and every variant gets the same number of requests (<see cref="LoadDriver"/>, a
+/// block of 1). In the open model requests start on the schedule instead, taking the variants in the same turns
+/// (with a duration their counts may differ by one). Each request is a sample whose series is its variant. Each variant writes to a partition of its own, which is counted afterwards (did
 /// every answered insert land?) and then emptied.
 /// </summary>
 public sealed class TableBenchmark(NamedConnections connections, IHostEnvironment environment, ILoggerFactory logs) : BenchmarkExecutor<TableParameters>, IAsyncDisposable
 {
     /// <summary>Owned here rather than registered: a kind's folder should need no line elsewhere.</summary>
     readonly LocalEmulator emulator = new(environment, logs.CreateLogger<LocalEmulator>());
-
-    /// <summary>Counting and deleting a run's entities gets this long in all, also after a cancel.</summary>
-    static readonly TimeSpan AfterRunBound = TimeSpan.FromMinutes(2);
 
     public ValueTask DisposeAsync() => emulator.DisposeAsync();
 
@@ -51,15 +45,15 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             await CreateTableAsync(setup.Client, p, account, ct);
 
         var run = new TableRun(p, target, variants, partitions, context);
-        try
+        await new LoadDriver(context).RunAsync(new LoadPlan
         {
-            await new LoadDriver(context).RunAsync(p, run, ct, variants.Count);
-        }
-        finally
-        {
-            run.Dispose();
-            await AfterRunAsync(p, target, variants, partitions, run, context.Notes);
-        }
+            Phases = [new Phase(null, p, run) { Variants = variants.Count }],
+            CleanUpAsync = ct =>
+            {
+                run.Dispose();
+                return AfterRunAsync(p, target, variants, partitions, run, context.Notes, ct);
+            },
+        }, ct);
     }
 
     TableAccount Open(TableParameters p)
@@ -102,11 +96,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
 
     /// <summary>
     /// Counts each variant's partition against the entities the service said it wrote, then deletes them
-    /// (unless cleanup is off). Bounded in time; never throws: the samples are what matter.
+    /// (unless cleanup is off), within the driver's <see cref="LoadDriver.CleanUpBound"/>; notes what failed.
     /// </summary>
-    static async Task AfterRunAsync(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes)
+    static async Task AfterRunAsync(TableParameters p, TableTarget target, IReadOnlyList<TableVariant> variants, Partitions partitions, TableRun run, RunNotes notes, CancellationToken ct)
     {
-        using var bound = new CancellationTokenSource(AfterRunBound);
         using var connection = new TableConnection(target, p.Table, variants[0], p.Timeout);
         long deleted = 0;
         try
@@ -114,11 +107,11 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
             for (var v = 0; v < variants.Count; v++)
             {
                 var written = run.EntitiesWritten(v);
-                var counted = await connection.Client.CountAsync(partitions.Key(v), bound.Token);
+                var counted = await connection.Client.CountAsync(partitions.Key(v), ct);
                 notes.Add(counted == written
                     ? $"{variants[v].Series}: the service confirmed {written:N0} entities written, and the partition holds {counted:N0}."
                     : $"{variants[v].Series}: the service confirmed {written:N0} entities written, but the partition holds {counted:N0}.");
-                if (p.Cleanup) deleted += await connection.Client.DeleteEntitiesAsync(partitions.Key(v), bound.Token);
+                if (p.Cleanup) deleted += await connection.Client.DeleteEntitiesAsync(partitions.Key(v), ct);
             }
             notes.Add(p.Cleanup
                 ? $"Cleanup: deleted the run's {deleted:N0} entities (partitions {partitions.Prefix}*); the table stays."
@@ -164,8 +157,10 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
         /// <summary>Entities of a variant that the service answered as written (warm-up included).</summary>
         public long EntitiesWritten(int variant) => Interlocked.Read(ref entitiesWritten[variant]);
 
+        public TimeSpan? TimeoutOf(int variant) => p.Timeout;
+
         /// <summary>One insert (or batch) of the operation's variant; its entities are keyed by the sample's index.</summary>
-        public async ValueTask<Sample> OperateAsync(Operation operation, CancellationToken runToken)
+        public async ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
         {
             var (v, index) = (operation.Variant, operation.Index);
             var variant = variants[v];
@@ -174,45 +169,36 @@ public sealed class TableBenchmark(NamedConnections connections, IHostEnvironmen
                 .Select(j => new BenchEntity(partitions.Key(v), variant.Operation == TableOperation.Batch ? $"{index:D10}-{j:D3}" : $"{index:D10}", payload))
                 .ToList();
 
-            var sample = operation.Sample();
-            sample.Series = variant.Series;
-            sample.Bytes = (long)entities.Count * p.EntityBytes;
-
             // Storage logs name each request by its client request id: "bd-{run}-{index}" finds a slow sample there.
             using var requestId = HttpPipeline.CreateClientRequestIdScope($"bd-{context.Run.Id}-{index}");
-            var start = Stopwatch.GetTimestamp();
-            operation.Started(sample, start);
-            var ct = connection.Timeout.Arm(runToken);
-            try
+            operation.Clock.Start(); // the entities are made: what follows is the insert
+            var outcome = variant.Operation == TableOperation.Batch
+                ? await connection.Client.SubmitBatchAsync(entities, ct)
+                : await connection.Client.InsertAsync(entities[0], ct);
+            operation.Clock.Stop();
+            if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
+            var error = TableErrorClassifier.Classify(outcome);
+            return Of(operation) with { StatusCode = outcome.Status, Error = error, Note = outcome.Succeeded ? null : TableErrorClassifier.Describe(outcome) };
+        }
+
+        /// <summary>A timeout, or Azure.Core's transport failure (refused, reset, closed mid-answer); anything else ends the run.</summary>
+        public Outcome? Failed(Operation operation, Exception exception, bool timedOut) => exception switch
+        {
+            OperationCanceledException when timedOut => Of(operation) with { Error = ErrorKind.Timeout, Note = $"No answer within {p.TimeoutMs:N0} ms." },
+            RequestFailedException { Status: 0 } failure => Of(operation) with { Error = TransportErrorClassifier.Classify(failure), Note = failure.Message },
+            _ => null,
+        };
+
+        /// <summary>What every insert of the variant has, answered or not: its series, its entities' bytes, a connect made for it.</summary>
+        Outcome Of(Operation operation)
+        {
+            var variant = variants[operation.Variant];
+            return new Outcome
             {
-                var outcome = variant.Operation == TableOperation.Batch
-                    ? await connection.Client.SubmitBatchAsync(entities, ct)
-                    : await connection.Client.InsertAsync(entities[0], ct);
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.StatusCode = outcome.Status;
-                sample.Error = TableErrorClassifier.Classify(outcome);
-                if (outcome.Succeeded) Interlocked.Add(ref entitiesWritten[v], entities.Count);
-                else context.Notes.AddError(sample.Error, TableErrorClassifier.Describe(outcome));
-            }
-            catch (OperationCanceledException ex) when (OperationTimeout.IsTimeout(ex, runToken))
-            {
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.Error = ErrorKind.Timeout;
-                context.Notes.AddError(ErrorKind.Timeout, $"No answer within {p.TimeoutMs:N0} ms.");
-            }
-            catch (RequestFailedException ex) when (ex.Status == 0)
-            {
-                // Azure.Core's transport failure: refused, reset, closed mid-answer.
-                sample.LatencyNs = operation.LatencyNs(start, Stopwatch.GetTimestamp());
-                sample.Error = TransportErrorClassifier.Classify(ex);
-                context.Notes.AddError(sample.Error, ex.Message);
-            }
-            finally
-            {
-                connection.Timeout.Disarm();
-            }
-            if (connection.TakeConnectTicks() is { } connect) sample.ConnectNs = Ticks.ToNanoseconds(connect);
-            return sample;
+                Series = variant.Series,
+                Bytes = (long)p.EntitiesPer(variant.Operation) * p.EntityBytes,
+                ConnectTicks = connections[operation.Worker][operation.Variant].TakeConnectTicks(),
+            };
         }
 
         public void Dispose()

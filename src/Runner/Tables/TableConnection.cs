@@ -40,7 +40,6 @@ internal sealed class TableConnection : IDisposable
 
     public TableConnection(TableTarget target, string table, TableVariant variant, TimeSpan timeout)
     {
-        Timeout = new Execution.OperationTimeout(timeout);
         var nagle = variant.Nagle;
         handler = new SocketsHttpHandler
         {
@@ -73,9 +72,6 @@ internal sealed class TableConnection : IDisposable
     }
 
     public ITableClient Client { get; }
-
-    /// <summary>Each insert's timeout on this connection.</summary>
-    public Execution.OperationTimeout Timeout { get; }
 
     static TableClient Create(TableTarget target, string table, TableClientOptions options)
     {
@@ -110,7 +106,6 @@ internal sealed class TableConnection : IDisposable
 
     public void Dispose()
     {
-        Timeout.Dispose();
         handler.Dispose();
     }
 }

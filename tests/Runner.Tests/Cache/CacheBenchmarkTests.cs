@@ -9,7 +9,7 @@ using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 
-/// <summary>Seed 004's four phases against a real redis-server on 127.0.0.1 and against the in-process backend.</summary>
+/// <summary>The cache run's four phases against a real redis-server on 127.0.0.1 and against the in-process backend.</summary>
 public sealed class CacheBenchmarkTests
 {
     [Fact]

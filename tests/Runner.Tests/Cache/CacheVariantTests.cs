@@ -9,7 +9,7 @@ using StackExchange.Redis;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 
-/// <summary>Cache variants (issue 15): in every phase the variants take turns, each on a client and keys of its own.</summary>
+/// <summary>Cache variants: in every phase the variants take turns, each on a client and keys of its own.</summary>
 public sealed class CacheVariantTests
 {
     [Fact]

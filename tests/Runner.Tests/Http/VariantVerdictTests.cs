@@ -8,7 +8,7 @@ using BenchDashboard.TestSupport;
 namespace BenchDashboard.Runner.Tests.Http;
 
 /// <summary>
-/// Issue 15's known-truth checks on real loopback targets: variants interleaved in one run, A/A pairs that must
+/// Known-truth checks of variants on real loopback targets: variants interleaved in one run, A/A pairs that must
 /// not be called different, and a true 10 % shift that must be. Verdicts are built as the compare page builds them
 /// (<see cref="RunComparison"/>), from what the real executor measured.
 /// </summary>

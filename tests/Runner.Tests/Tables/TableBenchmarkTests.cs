@@ -6,7 +6,7 @@ using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Tables;
 
-/// <summary>Seed 003's experiment through the whole runner against a real Azurite, directly or through a relay that watches the wire.</summary>
+/// <summary>Single and batch inserts, with Expect: 100-continue and Nagle on and off, through the whole runner against a real Azurite, directly or through a relay that watches the wire.</summary>
 public sealed class TableBenchmarkTests
 {
     static readonly string[] Matrix =

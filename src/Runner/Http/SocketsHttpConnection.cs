@@ -5,23 +5,24 @@ using System.Net.Security;
 using System.Net.Sockets;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Runner.Http.Io;
 
 namespace BenchDashboard.Runner.Http;
 
 /// <summary>
-/// One client connection: its own handler limited to one connection, so that a TCP connect observed by
+/// One client connection through SocketsHttpHandler: its own handler limited to one connection, so that a TCP connect observed by
 /// <see cref="ConnectAsync"/> belongs to the request being sent on it (<see cref="TakeConnectTicks"/>). A worker's
-/// variants that can share a connection (<see cref="HttpParameters.ConnectionKey"/>) send on one channel, so a connection's own speed
+/// variants that can share a connection (<see cref="HttpParameters.ConnectionKey"/>) send on one, so a connection's own speed
 /// (the server worker or accept queue it landed on) is never attributed to one variant.
 /// </summary>
-sealed class HttpChannel : IDisposable
+sealed class SocketsHttpConnection : IDisposable
 {
     readonly TargetPolicy policy;
     long pendingConnectTicks = -1;
 
-    /// <param name="blocking">Requests are sent with blocking calls on the caller's thread, and connects made with one (<see cref="Blocking"/>).</param>
+    /// <param name="blocking">Requests are sent with blocking calls on the caller's thread, and connects made with one (<see cref="BlockingIo"/>).</param>
     /// <param name="serverCertificate">Overrides the check of an https:// target's certificate; null: the system's trust store.</param>
-    public HttpChannel(TimeSpan connectTimeout, TargetPolicy policy, bool blocking = false, RemoteCertificateValidationCallback? serverCertificate = null)
+    public SocketsHttpConnection(TimeSpan connectTimeout, TargetPolicy policy, bool blocking = false, RemoteCertificateValidationCallback? serverCertificate = null)
     {
         this.policy = policy;
         Blocking = blocking;
@@ -36,7 +37,7 @@ sealed class HttpChannel : IDisposable
             UseProxy = false,
             PooledConnectionIdleTimeout = Timeout.InfiniteTimeSpan,
         };
-        // A blocking read is ended by disposing its response (HttpConnection.Send): that must close the connection at
+        // A blocking read is ended by disposing its response (SocketsHttpSender): that must close the connection at
         // once, not drain the rest of the body while the worker's read still waits on it.
         if (blocking) handler.MaxResponseDrainSize = 0;
         if (serverCertificate is not null) handler.SslOptions.RemoteCertificateValidationCallback = serverCertificate;
@@ -45,37 +46,25 @@ sealed class HttpChannel : IDisposable
 
     public HttpMessageInvoker Invoker { get; }
 
-    /// <summary>
-    /// Whether closed-model requests go out with blocking calls, a thread per connection: the thread sleeps in the
-    /// kernel's receive and wakes with the answer, where an asynchronous read must first wake the socket engine
-    /// and then hand its continuation on. Its socket is connected with a blocking call too: a socket that ever ran
-    /// an asynchronous operation stays non-blocking, and its "blocking" reads then go through the engine anyway.
-    /// </summary>
+    /// <summary>Whether closed-model requests go out with blocking calls, a thread per connection (<see cref="BlockingIo"/> says why).</summary>
     public bool Blocking { get; }
 
     /// <summary>The time of the connect made for the request just sent, once; null when it reused the connection.</summary>
     public long? TakeConnectTicks() => Interlocked.Exchange(ref pendingConnectTicks, -1) is var ticks and >= 0 ? ticks : null;
 
-    async ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct)
+    ValueTask<Stream> ConnectAsync(SocketsHttpConnectionContext context, CancellationToken ct) =>
+        Blocking ? ConnectAsync<BlockingIo>(context.DnsEndPoint, ct) : ConnectAsync<AsyncIo>(context.DnsEndPoint, ct);
+
+    async ValueTask<Stream> ConnectAsync<TIo>(DnsEndPoint endPoint, CancellationToken ct) where TIo : struct, IIoAdapter
     {
         var start = Stopwatch.GetTimestamp();
         // Resolve here and connect only to addresses the policy allows: the address checked is the address
         // connected to, so a DNS answer that changed since validation cannot reach a refused one.
-        var addresses = await policy.AllowedAddressesAsync(context.DnsEndPoint.Host, ct);
+        var addresses = await policy.AllowedAddressesAsync(endPoint.Host, ct);
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         try
         {
-            if (Blocking)
-            {
-                using var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), socket);
-                socket.Connect(addresses, context.DnsEndPoint.Port);
-            }
-            else await socket.ConnectAsync(addresses, context.DnsEndPoint.Port, ct);
-        }
-        catch (Exception) when (ct.IsCancellationRequested)
-        {
-            socket.Dispose();
-            throw new OperationCanceledException(ct);
+            await TIo.ConnectAsync(socket, addresses, endPoint.Port, ct);
         }
         catch
         {

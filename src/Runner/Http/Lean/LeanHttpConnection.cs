@@ -3,17 +3,18 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Runtime.CompilerServices;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Runner.Http.Io;
 
 namespace BenchDashboard.Runner.Http.Lean;
 
 /// <summary>
 /// One client connection of the lean engine: a socket connected on demand to an address the target policy
 /// allows (for https://, with TLS over it), and the buffer its answers are read into. A worker's variants that
-/// share a connection key send on one channel (see <see cref="HttpChannel"/>), one request at a time. After an answer that does not leave the
+/// share a connection key send on one connection (see <see cref="SocketsHttpConnection"/>), one request at a time. After an answer that does not leave the
 /// connection reusable, a failure or a timeout, the socket is closed and the next request connects afresh.
 /// </summary>
 /// <param name="serverCertificate">Overrides the check of an https:// target's certificate; null: the system's trust store.</param>
-sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateValidationCallback? serverCertificate = null) : IDisposable
+sealed class LeanHttpConnection(TargetPolicy policy, bool blocking, RemoteCertificateValidationCallback? serverCertificate = null) : IDisposable
 {
     /// <summary>What a connection reads into at first: room for any usual header line and a read's worth of body.</summary>
     internal const int InitialBufferBytes = 16 * 1024;
@@ -30,7 +31,7 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateVa
     SslStream? tls;
     int start, end;
 
-    /// <summary>Sends with blocking calls on the caller's thread (<see cref="HttpChannel.Blocking"/> says why); never asynchronous calls on the same socket.</summary>
+    /// <summary>Sends with blocking calls on the caller's thread (<see cref="BlockingIo"/> says why); never asynchronous calls on the same socket.</summary>
     public bool Blocking { get; } = blocking;
 
     public bool IsConnected => socket is not null;
@@ -42,15 +43,16 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateVa
     public long HeadersAt { get; private set; }
 
     /// <summary>Connects if there is no connection, and returns the connect's ticks; null when the connection was reused.</summary>
-    public async ValueTask<long?> ConnectAsync(LeanRequest request, CancellationToken ct)
+    public async ValueTask<long?> ConnectAsync<TIo>(LeanRequest request, CancellationToken ct) where TIo : struct, IIoAdapter
     {
         if (socket is not null) return null;
         var begin = Stopwatch.GetTimestamp();
-        var addresses = await policy.AllowedAddressesAsync(request.Host, ct);
+        // An IP literal's addresses are known at once; a name is resolved before a blocking connect.
+        var addresses = await TIo.Await(policy.AllowedAddressesAsync(request.Host, ct));
         var fresh = NewSocket();
         try
         {
-            await fresh.ConnectAsync(addresses, request.Port, ct);
+            await TIo.ConnectAsync(fresh, addresses, request.Port, ct);
         }
         catch
         {
@@ -61,45 +63,16 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateVa
         // The handshake belongs to the request's time, not to its connect: SocketsHttpHandler's connect callback,
         // which times the other engine's connects, ends before its handshake too.
         var ticks = Stopwatch.GetTimestamp() - begin;
-        if (request.IsHttps) await HandshakeAsync(fresh, request, ct);
+        if (request.IsHttps) await HandshakeAsync<TIo>(fresh, request, ct);
         return ticks;
     }
 
-    /// <inheritdoc cref="ConnectAsync"/>
-    public long? Connect(LeanRequest request, CancellationToken ct)
+    async ValueTask HandshakeAsync<TIo>(Socket connected, LeanRequest request, CancellationToken ct) where TIo : struct, IIoAdapter
     {
-        if (socket is not null) return null;
-        var begin = Stopwatch.GetTimestamp();
-        // An IP literal's addresses are known at once; a name is resolved before the blocking connect.
-        var addresses = policy.AllowedAddressesAsync(request.Host, ct).GetAwaiter().GetResult();
-        var fresh = NewSocket();
+        var stream = tls = new SslStream(new NetworkStream(connected, ownsSocket: true));
         try
         {
-            using (ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), fresh)) fresh.Connect(addresses, request.Port);
-            ct.ThrowIfCancellationRequested();
-        }
-        catch (Exception) when (ct.IsCancellationRequested)
-        {
-            fresh.Dispose();
-            throw new OperationCanceledException(ct);
-        }
-        catch
-        {
-            fresh.Dispose();
-            throw;
-        }
-        socket = fresh;
-        var ticks = Stopwatch.GetTimestamp() - begin; // without the handshake, as above
-        if (request.IsHttps) Handshake(fresh, request, ct);
-        return ticks;
-    }
-
-    async ValueTask HandshakeAsync(Socket connected, LeanRequest request, CancellationToken ct)
-    {
-        var stream = tls = NewTls(connected);
-        try
-        {
-            await stream.AuthenticateAsClientAsync(TlsOptions(request), ct);
+            await TIo.AuthenticateAsync(stream, connected, TlsOptions(request), ct);
         }
         catch
         {
@@ -107,29 +80,6 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateVa
             throw;
         }
     }
-
-    /// <inheritdoc cref="HandshakeAsync"/>
-    void Handshake(Socket connected, LeanRequest request, CancellationToken ct)
-    {
-        var stream = tls = NewTls(connected);
-        try
-        {
-            using (ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), connected)) stream.AuthenticateAsClient(TlsOptions(request));
-            ct.ThrowIfCancellationRequested();
-        }
-        catch (Exception) when (ct.IsCancellationRequested)
-        {
-            Close();
-            throw new OperationCanceledException(ct);
-        }
-        catch
-        {
-            Close();
-            throw;
-        }
-    }
-
-    static SslStream NewTls(Socket connected) => new(new NetworkStream(connected, ownsSocket: true));
 
     SslClientAuthenticationOptions TlsOptions(LeanRequest request) => new()
     {
@@ -140,53 +90,34 @@ sealed class LeanChannel(TargetPolicy policy, bool blocking, RemoteCertificateVa
 
     /// <summary>Sends the request and reads its answer into <paramref name="parser"/> to its end.</summary>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] // its box reused: its one caller awaits it once
-    public async ValueTask ExchangeAsync(LeanRequest request, ResponseParser parser, CancellationToken ct)
-    {
-        if (tls is { } stream)
-        {
-            await stream.WriteAsync(request.Bytes, ct);
-            while (!Take(parser)) Received(parser, await stream.ReadAsync(buffer.AsMemory(end), ct));
-        }
-        else
-        {
-            var s = socket!;
-            for (var sent = 0; sent < request.Bytes.Length;)
-                sent += await s.SendAsync(request.Bytes.AsMemory(sent), SocketFlags.None, ct);
-            while (!Take(parser)) Received(parser, await s.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, ct));
-        }
-        Finished(request, parser);
-    }
-
-    /// <inheritdoc cref="ExchangeAsync"/>
-    public void Exchange(LeanRequest request, ResponseParser parser, CancellationToken ct)
+    public async ValueTask ExchangeAsync<TIo>(LeanRequest request, ResponseParser parser, CancellationToken ct) where TIo : struct, IIoAdapter
     {
         var s = socket!;
-        // A blocking call takes no token: a timeout or the run's cancel ends it by closing the socket.
-        var abort = ct.UnsafeRegister(static s => ((Socket)s!).Dispose(), s);
+        var abort = TIo.CloseOnCancel(s, ct);
         try
         {
             if (tls is { } stream)
             {
-                stream.Write(request.Bytes);
-                while (!Take(parser)) Received(parser, stream.Read(buffer, end, buffer.Length - end));
+                await TIo.WriteAsync(stream, request.Bytes, ct);
+                while (!Take(parser)) Received(parser, await TIo.ReadAsync(stream, buffer.AsMemory(end), ct));
             }
             else
             {
-                for (var sent = 0; sent < request.Bytes.Length;) sent += s.Send(request.Bytes, sent, request.Bytes.Length - sent, SocketFlags.None);
-                while (!Take(parser)) Received(parser, s.Receive(buffer, end, buffer.Length - end, SocketFlags.None));
+                for (var sent = 0; sent < request.Bytes.Length;) sent += await TIo.SendAsync(s, request.Bytes.AsMemory(sent), ct);
+                while (!Take(parser)) Received(parser, await TIo.ReceiveAsync(s, buffer.AsMemory(end), ct));
             }
         }
-        catch (Exception ex) when (ct.IsCancellationRequested && ex is SocketException or ObjectDisposedException or IOException)
+        catch (Exception ex) when (TIo.Blocks && ct.IsCancellationRequested && ex is SocketException or ObjectDisposedException or IOException)
         {
-            throw new OperationCanceledException(ct);
+            throw new OperationCanceledException(ct); // the close of IIoAdapter.CloseOnCancel
         }
         finally
         {
             abort.Dispose(); // waits for a close that had begun: after it, a cancel can no longer close the socket
         }
         Finished(request, parser);
-        // The timeout fired as the answer completed: the answer stands, and the socket it closed is not reused.
-        if (ct.IsCancellationRequested) Close();
+        // A blocking exchange whose timeout fired as the answer completed: the answer stands, and the socket it closed is not reused.
+        if (TIo.Blocks && ct.IsCancellationRequested) Close();
     }
 
     /// <summary>Offers the parser what has arrived; true once the answer is complete.</summary>
