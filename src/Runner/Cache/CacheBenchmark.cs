@@ -2,8 +2,8 @@ using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Cache;
 

@@ -1,9 +1,9 @@
-using BenchDashboard.ServiceDefaults;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.ServiceDefaults;
 
 namespace BenchDashboard.Runner.Execution;
 

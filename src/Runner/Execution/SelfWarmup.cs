@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Runs;
-using Microsoft.Extensions.Logging;
 using BenchDashboard.Processing.Executing;
+using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Runner.Execution;
 

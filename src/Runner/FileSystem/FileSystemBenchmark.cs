@@ -3,8 +3,8 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.FileSystem;
 

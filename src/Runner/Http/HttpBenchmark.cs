@@ -3,11 +3,11 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Processing;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Http.Lean;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Http;
 

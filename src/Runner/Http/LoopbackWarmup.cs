@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Processing;
 using BenchDashboard.Runner.Execution;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
@@ -10,7 +11,6 @@ using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Http;
 

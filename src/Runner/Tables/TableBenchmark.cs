@@ -1,14 +1,14 @@
 using System.Security.Cryptography;
 using Azure;
-using Azure.Identity;
 using Azure.Core.Pipeline;
+using Azure.Identity;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Processing.Executing;
 using Operation = BenchDashboard.Runner.Execution.Operation; // not Azure.Operation
 
 namespace BenchDashboard.Runner.Tables;

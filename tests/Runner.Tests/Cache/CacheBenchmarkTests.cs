@@ -1,11 +1,11 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using StackExchange.Redis;
-using BenchDashboard.Core.Kinds.Cache;
-using BenchDashboard.Core.Stores;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 

@@ -1,7 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
-using BenchDashboard.Core.Kinds.Cache;
 
 namespace BenchDashboard.Runner.Tests.Cache;
 

@@ -1,9 +1,9 @@
-using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.TestSupport;
 using StackExchange.Redis;
 

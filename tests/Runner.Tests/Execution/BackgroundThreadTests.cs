@@ -1,5 +1,5 @@
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Tests.Examples.TcpConnect;
 using Microsoft.Extensions.Options;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

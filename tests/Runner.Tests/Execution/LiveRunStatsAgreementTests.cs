@@ -1,7 +1,7 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

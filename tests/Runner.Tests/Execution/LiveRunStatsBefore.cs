@@ -1,7 +1,7 @@
 using System.Diagnostics;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Reports;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -1,6 +1,6 @@
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

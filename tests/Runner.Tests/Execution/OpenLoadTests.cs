@@ -1,10 +1,10 @@
-using BenchDashboard.ServiceDefaults;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.ServiceDefaults;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Cache;
 using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.FileSystem;
@@ -8,7 +9,6 @@ using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging.Abstractions;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -2,14 +2,14 @@ using System.Diagnostics;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core.Kinds.Cache;
 using BenchDashboard.Core.Kinds.Http;
-using BenchDashboard.TestSupport;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing.Claiming;
 using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.Runner.Tests.Scheduling;
+using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Processing.Claiming;
 
 namespace BenchDashboard.Runner.Tests.Execution;
 

@@ -1,12 +1,12 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Kinds.FileSystem;
-using BenchDashboard.Processing.Executing;
 
 namespace BenchDashboard.Runner.Tests.FileSystem;
 

@@ -1,8 +1,8 @@
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
-using BenchDashboard.Processing;
 using static BenchDashboard.Runner.Tests.Http.HttpEngines;
 
 namespace BenchDashboard.Runner.Tests.Http;

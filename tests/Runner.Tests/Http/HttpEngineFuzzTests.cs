@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
 using Xunit.Sdk;
-using BenchDashboard.Processing;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -1,10 +1,10 @@
-using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Http;
-using BenchDashboard.TestSupport;
 using BenchDashboard.Processing;
+using BenchDashboard.Runner.Http;
+using BenchDashboard.Runner.Tests.Execution;
+using BenchDashboard.TestSupport;
 using static BenchDashboard.Runner.Tests.Http.HttpEngines;
 
 namespace BenchDashboard.Runner.Tests.Http;

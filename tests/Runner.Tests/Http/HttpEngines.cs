@@ -1,8 +1,8 @@
 using System.Net.Security;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Http;
 using BenchDashboard.Processing;
+using BenchDashboard.Runner.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -1,12 +1,12 @@
-using BenchDashboard.Runner.Http;
 using System.Diagnostics;
+using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Core.Benchmarks;
-using BenchDashboard.Core.Runs;
-using BenchDashboard.TestSupport;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Processing;
+using BenchDashboard.Runner.Http;
+using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -2,15 +2,15 @@ using System.Net.Security;
 using System.Threading.Channels;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Core.Statistics;
-using BenchDashboard.Runner.Execution;
-using BenchDashboard.Runner.Http;
-using BenchDashboard.Core.Kinds.Http;
-using Microsoft.Extensions.Options;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http;
+using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -3,6 +3,7 @@ using System.Net.Security;
 using System.Security.Cryptography.X509Certificates;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Processing;
 using BenchDashboard.Runner.Http;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Builder;
@@ -13,7 +14,6 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using BenchDashboard.Processing;
 using static BenchDashboard.Runner.Tests.Http.HttpEngines;
 
 namespace BenchDashboard.Runner.Tests.Http;

@@ -1,10 +1,10 @@
 using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
-using BenchDashboard.Core.Kinds.Http;
 
 namespace BenchDashboard.Runner.Tests.Http;
 

@@ -1,6 +1,6 @@
 using BenchDashboard.Core;
-using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Comparisons;
+using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.TestSupport;

@@ -1,7 +1,7 @@
-using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Runner.Tests.Execution;
 using BenchDashboard.TestSupport;
 
 namespace BenchDashboard.Runner.Tests.Tables;

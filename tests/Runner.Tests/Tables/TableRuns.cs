@@ -2,8 +2,8 @@ using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Kinds.Tables;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.Runner.Tables;
+using BenchDashboard.Runner.Tests.Scheduling;
 
 namespace BenchDashboard.Runner.Tests.Tables;
 
