@@ -73,7 +73,8 @@ public sealed class RunnerOptions
     [Range(1_000, 50_000_000)] public int SampleBufferSize { get; set; } = 1_000_000;
 
     /// <summary>
-    /// Requests the runner sends to a loopback server of its own when it starts, before it takes a run, so a young
+    /// Operations each kind's executor measures against something of the runner's own when it starts, before it takes
+    /// a run (HTTP: a loopback server on each engine; cache: memory; file system: a temporary folder), so a young
     /// process's measuring path is compiled before it measures (the runner's <c>SelfWarmup</c>); 0 for none.
     /// bench/README.md "Does a young process measure like an old one?" has what it changed.
     /// </summary>

@@ -27,7 +27,7 @@ public interface IBenchmarkExecutor
 
     /// <summary>
     /// Runs about <paramref name="operations"/> operations of this kind against something of this process's own (a
-    /// loopback server, memory, a temporary folder) through the code a run measures with (<see cref="SelfWarmup"/>);
+    /// loopback server, memory, a temporary folder) through the code a run measures with (the runner's <c>SelfWarmup</c>);
     /// how many were answered without error, or null when the kind has nothing of its own to measure.
     /// </summary>
     Task<int?> WarmUpAsync(int operations, CancellationToken ct) => Task.FromResult<int?>(null);
