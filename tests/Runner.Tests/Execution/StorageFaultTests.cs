@@ -75,8 +75,10 @@ public sealed class StorageFaultTests
         await host.Host.StartAsync();
 
         var run = await host.UntilFinalAsync(runId, seconds: 30);
-        // Without room, the next run's writer keeps trying for Runner:StorageGiveUpSeconds (60 s) before counting its samples lost.
-        var after = await host.UntilFinalAsync(next, seconds: 90);
+        // Without room, the next run's writer keeps trying for Runner:StorageGiveUpSeconds (60 s) before counting its samples
+        // lost, and on a busy machine each of its attempts on the full disk is slow: a generous bound, as the point is
+        // only that the queue goes on.
+        var after = await host.UntilFinalAsync(next, seconds: 240);
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, run.Status);
