@@ -35,7 +35,7 @@ public static class RunnerServices
     /// <summary>
     /// A kind whose executor lives outside this assembly (a test's example kind, a plug-in): the one line it takes.
     /// A kind in this repository needs only <see cref="Core.Benchmarks.BenchmarkKindRegistration.AddBenchmarkKind{TKind}"/>
-    /// in <see cref="CoreServices.AddBenchCore"/>; its executor in src/Runner is found by <see cref="AddBenchRunner"/>.
+    /// in <see cref="CoreServices.AddBenchmarkKinds"/>; its executor in src/Runner is found by <see cref="AddKindExecutors"/>.
     /// </summary>
     public static IServiceCollection AddBenchmarkKind<TKind, TExecutor>(this IServiceCollection services)
         where TKind : class, Core.Benchmarks.IBenchmarkKind where TExecutor : class, IBenchmarkExecutor =>

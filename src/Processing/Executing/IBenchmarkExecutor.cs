@@ -4,7 +4,7 @@ namespace BenchDashboard.Processing.Executing;
 
 /// <summary>
 /// Produces a run's samples. A kind's executor is a <see cref="BenchmarkExecutor{TParameters}"/>: the runner finds
-/// every one in this assembly (<see cref="RunnerServices.AddBenchRunner"/>) and picks the one whose
+/// every one in its own assembly (the runner's <c>RunnerServices.AddKindExecutors</c>) and picks the one whose
 /// <see cref="ParametersType"/> is the run's kind's (<see cref="KindExecutors"/>).
 /// </summary>
 public interface IBenchmarkExecutor

@@ -8,7 +8,7 @@ namespace BenchDashboard.Web.Agents;
 
 /// <summary>
 /// One run spread over runner agents, as the dashboard sees it through; the run's executor inside the
-/// runner's <see cref="RunProcessor"/>, so its samples are stored, its heartbeat kept and its outcome recorded
+/// <see cref="RunProcessor"/> a runner uses, so its samples are stored, its heartbeat kept and its outcome recorded
 /// exactly as a local run's. It leases each shard to a linked agent (a new epoch per lease) and waits until every
 /// one is ready, re-leasing the shard of an agent lost meanwhile; a barrier not met in
 /// <see cref="AgentRunOptions.BarrierSeconds"/> fails the run saying how many joined. Then it names a start
