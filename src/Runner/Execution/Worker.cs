@@ -27,8 +27,8 @@ sealed class Worker(int index) : IDisposable
         var sample = operation.NewSample();
         var limit = work.TimeoutOf(operation.Variant);
         Outcome outcome;
+        var ct = limit is { } after ? timeout.Arm(run, after) : run; // its timer's set-up is not the operation's
         Clock.Start();
-        var ct = limit is { } after ? timeout.Arm(run, after) : run;
         try
         {
             outcome = await work.OperateAsync(operation, ct);
