@@ -75,6 +75,12 @@ public sealed class Run
     public int? HistoryVersion { get; set; }
 
     /// <summary>
+    /// Its benchmark's limits as they stood when the run ended and the verdict they gave (<see cref="Reports.RecordedLimits"/>)
+    /// as JSON, so a limit changed later does not rewrite it; null for ad-hoc runs and runs that ended before limits were recorded.
+    /// </summary>
+    public string? LimitsJson { get; set; }
+
+    /// <summary>
     /// When the dashboard judged the finished run for its benchmark's webhooks (<see cref="BenchDashboard.Core.Stores.RunNotifications"/>);
     /// null until then. Runs that ended before webhooks existed were marked by the upgrade, so none is announced late.
     /// </summary>

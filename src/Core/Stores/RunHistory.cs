@@ -10,7 +10,12 @@ namespace BenchDashboard.Core.Stores;
 
 /// <summary>A completed run of a benchmark in its history: its figures, how it stood in the history and its pass/fail result.</summary>
 /// <param name="History">Null for a run the change rule has not judged (the runs list reads only what is stored).</param>
-public sealed record HistoryPoint(Run Run, RunSummary Summary, HistoryJudgement? History, ThresholdResult? Thresholds);
+/// <param name="Limits">Null for a run whose benchmark had and has no limits.</param>
+public sealed record HistoryPoint(Run Run, RunSummary Summary, HistoryJudgement? History, LimitsVerdict? Limits)
+{
+    /// <summary>The verdict of the limits the run was judged by when it ended (see <see cref="LimitsVerdict.Verdict"/>).</summary>
+    public ThresholdResult? Thresholds => Limits?.Verdict;
+}
 
 /// <summary>
 /// Runs over time: summaries (computed once from the samples, then stored), each completed run judged once in its
@@ -36,11 +41,31 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         return summary;
     }
 
-    /// <summary>Stores a finished run's summary from its statistics, replacing any stored before.</summary>
+    /// <summary>
+    /// Stores a finished run's summary from its statistics and, for a benchmark's run, its limits as they stand now
+    /// with their verdict, replacing any stored before: the runner calls this as the run ends.
+    /// </summary>
     public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct, IReadOnlyList<SeriesStatistics>? series = null)
     {
-        var json = Json.Serialize(RunSummary.From(statistics, series));
-        await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json), ct);
+        var summary = RunSummary.From(statistics, series);
+        var json = Json.Serialize(summary);
+        var run = await db.Runs.AsNoTracking().Where(r => r.Id == runId)
+            .Select(r => new { r.Status, HasBenchmark = r.BenchmarkId != null, r.Benchmark!.ThresholdsJson }).FirstOrDefaultAsync(ct);
+        string? limits = null;
+        if (run is { HasBenchmark: true })
+        {
+            var thresholds = run.ThresholdsJson is null ? Thresholds.None : Json.Deserialize<Thresholds>(run.ThresholdsJson);
+            limits = Json.Serialize(new RecordedLimits(thresholds, RecordedLimits.Judge(thresholds, run.Status, summary)));
+        }
+        await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json).SetProperty(r => r.LimitsJson, limits), ct);
+    }
+
+    /// <summary>How a run stands by its limits: as recorded when it ended, beside what its benchmark's limits today say.</summary>
+    public static LimitsVerdict? LimitsOf(Run run, Thresholds today, RunSummary summary)
+    {
+        var recorded = run.LimitsJson is { } json ? Json.Deserialize<RecordedLimits>(json) : null;
+        var verdict = LimitsVerdict.Of(recorded, today, run.Status, summary);
+        return verdict is { Verdict: null, Changed: false } ? null : verdict;
     }
 
     /// <summary>
@@ -139,7 +164,7 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         foreach (var run in runs)
         {
             var summary = await SummaryAsync(run, ct);
-            points.Add(new HistoryPoint(run, summary, JudgementOf(run) ?? unkept.GetValueOrDefault(run.Id), ThresholdResult.Evaluate(thresholds, summary)));
+            points.Add(new HistoryPoint(run, summary, JudgementOf(run) ?? unkept.GetValueOrDefault(run.Id), LimitsOf(run, thresholds, summary)));
         }
         return points;
     }
@@ -163,12 +188,16 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
         if (run.Benchmark is not { } benchmark || !run.Status.IsFinal()) return null;
         var thresholds = ThresholdsOf(benchmark);
         if (run.Status != RunStatus.Completed)
-            return thresholds.HasLimits ? new HistoryPoint(run, await SummaryAsync(run, ct, statistics), null, ThresholdResult.NotCompleted(run.Status)) : null;
+        {
+            if (run.LimitsJson is null && !thresholds.HasLimits) return null;
+            var ended = await SummaryAsync(run, ct, statistics);
+            return LimitsOf(run, thresholds, ended) is { } limits ? new HistoryPoint(run, ended, null, limits) : null;
+        }
         var summary = await SummaryAsync(run, ct, statistics);
         var unkept = await JudgeAsync(benchmark, ct);
         var judged = await db.Runs.AsNoTracking().Where(r => r.Id == run.Id).Select(r => new { r.HistoryJson, r.HistoryVersion }).FirstAsync(ct);
         var history = judged.HistoryVersion == HistoryJudgement.CurrentVersion ? Json.Deserialize<HistoryJudgement>(judged.HistoryJson!) : unkept.GetValueOrDefault(run.Id);
-        return new HistoryPoint(run, summary, history, ThresholdResult.Evaluate(thresholds, summary));
+        return new HistoryPoint(run, summary, history, LimitsOf(run, thresholds, summary));
     }
 
     public static Thresholds ThresholdsOf(Benchmark benchmark) =>

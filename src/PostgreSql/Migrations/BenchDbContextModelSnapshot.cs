@@ -231,6 +231,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                         .HasMaxLength(32)
                         .HasColumnType("character varying(32)");
 
+                    b.Property<string>("LimitsJson")
+                        .HasColumnType("text");
+
                     b.Property<string>("LiveJson")
                         .HasColumnType("text");
 

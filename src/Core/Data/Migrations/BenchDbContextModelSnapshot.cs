@@ -217,6 +217,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(32)
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("LimitsJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("LiveJson")
                         .HasColumnType("TEXT");
 
