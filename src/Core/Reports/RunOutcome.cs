@@ -41,7 +41,7 @@ public sealed record RunOutcome(OutcomeLevel Level, string Label, string? Reason
         if (summary.Count == 0) return new(OutcomeLevel.Bad, "nothing measured", "The run completed without a single measured operation.");
         var errors = ErrorsInWords(summary);
         if (summary.ErrorPercent >= options.ErrorFailurePercent) return new(OutcomeLevel.Bad, "errors", errors);
-        if (limits is { Passed: false }) return new(OutcomeLevel.Bad, "limits failed", string.Join(", ", limits.Checks.Where(c => !c.Passed).Select(Describe)));
+        if (limits is { Passed: false }) return new(OutcomeLevel.Bad, "limits failed", ThresholdWords.Failures(limits));
         if (summary.ErrorPercent >= options.ErrorWarningPercent) return new(OutcomeLevel.Warning, "errors", errors);
         if (history is { Flagged: true }) return new(OutcomeLevel.Warning, "regression", string.Join("; ", history.Confirmed.Where(c => c.Evidence.Call == ChangeDirection.Regression).Select(ChangeWords.Confirmed)));
         return new(OutcomeLevel.Good, "completed", null);
@@ -55,9 +55,6 @@ public sealed record RunOutcome(OutcomeLevel Level, string Label, string? Reason
         if (s.TopError is null) return $"{percent} errors";
         return s.TopErrorCount == s.Errors ? $"{percent} {s.TopError}" : $"{percent} errors (mostly {s.TopError})";
     }
-
-    static string Describe(ThresholdCheck c) =>
-        $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) : "none")} against {c.Limit.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture)}";
 
     static string? FirstSentence(string? text) =>
         text is null ? null : text.IndexOf(". ", StringComparison.Ordinal) is var end and > 0 ? text[..(end + 1)] : text;

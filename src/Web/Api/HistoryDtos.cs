@@ -49,11 +49,13 @@ public sealed record RegressionDto(bool Flagged, string Summary, long LevelSince
 /// <param name="RequestsPerSecond">Attempted per second, failed ones included.</param>
 /// <param name="SucceededPerSecond">The throughput: successful operations per second.</param>
 public sealed record TrendPointDto(long RunId, DateTimeOffset QueuedUtc, int Count, int Errors, double RequestsPerSecond, double SucceededPerSecond,
-    double? MedianMs, double? P95Ms, double? P99Ms, RegressionDto? Regression, ThresholdResult? Thresholds)
+    double? MedianMs, double? P95Ms, double? P99Ms, RegressionDto? Regression, ThresholdResult? Thresholds,
+    bool? ThresholdsRecorded, ThresholdResult? ThresholdsToday, string? ThresholdsRemark)
 {
     public static TrendPointDto From(HistoryPoint p) => new(
         p.Run.Id, DateTimeOffset.FromUnixTimeMilliseconds(p.Run.QueuedUtcMs), p.Summary.Count, p.Summary.Errors, p.Summary.RequestsPerSecond, p.Summary.Throughput,
-        p.Summary.MedianNs / 1e6, p.Summary.P95Ns / 1e6, p.Summary.P99Ns / 1e6, RegressionDto.From(p.History), p.Thresholds);
+        p.Summary.MedianNs / 1e6, p.Summary.P95Ns / 1e6, p.Summary.P99Ns / 1e6, RegressionDto.From(p.History), p.Thresholds,
+        p.Limits?.Recorded, p.Limits?.Today, p.Limits?.Remark);
 }
 
 public sealed record TrendDto(int BenchmarkId, string Name, Thresholds Thresholds, IReadOnlyList<TrendPointDto> Runs);

@@ -70,14 +70,21 @@ public sealed record RunDto(
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
-    OutcomeDto? Outcome = null, string? WaitingFor = null)
+    OutcomeDto? Outcome = null, string? WaitingFor = null, bool? ThresholdsRecorded = null, ThresholdResult? ThresholdsToday = null, string? ThresholdsRemark = null)
 {
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
     /// names say) and, for a completed run of a saved benchmark, its pass/fail result and its place in the history.
+    /// <see cref="Thresholds"/> is the verdict of the limits set when the run ended (<see cref="ThresholdsRecorded"/>
+    /// false: limits were not recorded then, and it is today's); <see cref="ThresholdsToday"/> is today's limits'
+    /// verdict when they have changed since, and <see cref="ThresholdsRemark"/> says so in words.
     /// </summary>
     public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures) =>
-        From(report, shownParameters) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures };
+        From(report, shownParameters) with
+        {
+            Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures,
+            ThresholdsRecorded = point?.Limits?.Recorded, ThresholdsToday = point?.Limits?.Today, ThresholdsRemark = point?.Limits?.Remark,
+        };
 
     public static RunDto From(RunReport report, Func<string, string> shownParameters)
     {

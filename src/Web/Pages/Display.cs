@@ -145,9 +145,22 @@ public static class Display
     {
         null => "–",
         { Passed: true } => "✓ passed",
-        _ => "✗ failed: " + string.Join(", ", t.Checks.Where(c => !c.Passed).Select(c => $"{c.Metric} {(c.Actual is { } a ? a.ToString("0.###", CultureInfo.InvariantCulture) : "none")} vs {c.Limit.ToString("0.###", CultureInfo.InvariantCulture)}")),
+        _ => "✗ failed: " + ThresholdWords.Failures(t),
     };
 
+    /// <summary>The remark beside a run's verdict as a sentence of its own: "Today's limits would fail this run (…)."; null for none.</summary>
+    public static string? LimitsRemark(LimitsVerdict? limits) =>
+        limits?.Remark is { } r ? char.ToUpperInvariant(r[0]) + r[1..] + "." : null;
+
+    /// <summary>The remark short enough for a list's badge: "today's limits would fail", "judged by today's limits".</summary>
+    public static string? LimitsNote(LimitsVerdict? limits) => limits switch
+    {
+        null or { Remark: null } => null,
+        { Recorded: false } => "judged by today's limits",
+        { Today: null } => "no limits today",
+        { Today.Passed: true } => "today's limits would pass",
+        _ => "today's limits would fail",
+    };
 
     public static string WindowLength(int seconds) =>
         seconds % 3600 == 0 ? $"{seconds / 3600} h" : seconds % 60 == 0 ? $"{seconds / 60} min" : $"{seconds} s";

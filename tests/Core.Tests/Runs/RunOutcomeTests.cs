@@ -39,7 +39,7 @@ public class RunOutcomeTests
         Assert.Equal("3.0 % errors (mostly timeout)", RunOutcome.Judge(Run(RunStatus.Completed), Summary(1000, 30, "timeout", 20), Options).Reason);
 
         var limits = new ThresholdResult(false, [new ThresholdCheck("p95Ms", 1, 2, false)]);
-        Assert.Equal(new RunOutcome(OutcomeLevel.Bad, "limits failed", "p95Ms 2 against 1"), RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options, limits));
+        Assert.Equal(new RunOutcome(OutcomeLevel.Bad, "limits failed", "p95 2 ms, limit 1 ms"), RunOutcome.Judge(Run(RunStatus.Completed), Summary(100, 0), Options, limits));
 
         MetricChange[] metrics =
         [

@@ -59,7 +59,7 @@ public class TrendPagesTests
         Assert.Equal(runIds.AsEnumerable().Reverse().Select(i => i.ToString()), Regex.Matches(page, "<tr data-run=\"(\\d+)\">").Select(m => m.Groups[1].Value));
         Assert.Contains("p95 ≤ 0.000000001 ms".Replace("0.000000001", "0"), page); // shown with 3 decimals at most
         Assert.Contains("✗ limits", WebUtility.HtmlDecode(await client.GetStringAsync("/")));
-        Assert.Contains("✗ failed: p95Ms", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{runIds[0]}")));
+        Assert.Contains("✗ failed: p95 ", WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{runIds[0]}")));
 
         // The editor shows the limits again, and a bad one is refused beside its field with nothing stored.
         var edit = await client.GetStringAsync($"/benchmarks/edit/{benchmarkId}");

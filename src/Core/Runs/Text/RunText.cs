@@ -110,6 +110,7 @@ public static class RunText
             foreach (var check in Items(limits, "checks"))
                 text.AppendLine(Invariant($"{String(check, "metric")} limit {Format(Number(check, "limit"), "0.######")}: {Format(Number(check, "actual"), "0.###")} {(Boolean(check, "passed") == true ? "passed" : "FAILED")}"));
         else text.AppendLine("Limits:                         none set");
+        if (String(run, "thresholdsRemark") is { } remark) text.AppendLine(Invariant($"Limits today:                   {remark}"));
         if (Field(run, "regression") is { } r)
             text.AppendLine(Invariant($"History:                        {(Boolean(r, "flagged") == true ? "FLAGGED " : "")}{String(r, "summary")}"));
         if (Field(run, "outcome") is { } outcome && String(outcome, "level") is "bad" or "warning")

@@ -78,6 +78,7 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
         }
         text('progress', u.number(run.completedRequests));
         if (run.status !== 'queued' && run.status !== 'running') return finish();
+        statusBadge(run.status, run.completedRequests);
         for (const a of run.agents ?? []) agentRow(a);
         const l = run.live;
         if (l) {
@@ -122,6 +123,16 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
             }
         }
         setTimeout(poll, 1000);
+    }
+
+    // The heading's badge was written when the page was made: a page opened while the run waited in the queue
+    // must not go on saying "queued" once it runs, nor while its requests are being counted.
+    function statusBadge(status, counted) {
+        const badge = document.getElementById('run-status');
+        const shown = status === 'queued' && counted > 0 ? 'running' : status;
+        if (!badge || badge.textContent === shown) return;
+        badge.textContent = shown;
+        badge.className = `status status-${shown} status-outcome-neutral`;
     }
 
     // A run over agents: who holds each shard, its start skew, the samples received and its status, as they come.
