@@ -13,12 +13,22 @@ public static class ThresholdWords
     {
         if (check.Metric.StartsWith("completed (was ", StringComparison.Ordinal)) return $"the run did not complete ({check.Metric["completed (was ".Length..^1]})";
         var (name, unit, atLeast) = Name(check.Metric);
-        string N(double? v) => v is { } x ? x.ToString("0.###", CultureInfo.InvariantCulture) + unit : "none";
+        string N(double? v) => v is { } x ? Number(x) + unit : "none";
         return $"{name} {N(check.Actual)}, {(atLeast ? "at least" : "limit")} {N(check.Limit)}";
     }
 
     /// <summary>The failed checks of a verdict in words, joined.</summary>
     public static string Failures(ThresholdResult result) => string.Join("; ", result.Checks.Where(c => !c.Passed).Select(Of));
+
+    /// <summary>
+    /// Three decimals, or four significant digits below 0.001: a limit of 0.000001 ms read as "0 ms" beside a median of
+    /// 0.0003 ms as "0 ms" would say the run failed a limit it met.
+    /// </summary>
+    static string Number(double v)
+    {
+        var decimals = v == 0 || !double.IsFinite(v) ? 3 : Math.Clamp(3 - (int)Math.Floor(Math.Log10(Math.Abs(v))), 3, 12);
+        return v.ToString("0." + new string('#', decimals), CultureInfo.InvariantCulture);
+    }
 
     static (string Name, string Unit, bool AtLeast) Name(string metric) => metric switch
     {
