@@ -50,6 +50,34 @@ public sealed class DefinitionsVerbsTests(PublishedDashboard published, Installe
     }
 
     [Fact]
+    public async Task ARunThatPassedBeforeALimitWasAddedStillExitsZeroAndSaysTodaysLimitsWouldFailIt()
+    {
+        await using var dashboard = await published.StartAsync();
+        var env = Client.For(dashboard);
+        string Definition(object? thresholds) => Write(Guid.NewGuid().ToString("n") + ".json", JsonSerializer.Serialize(new
+        {
+            benchmarks = new[] { new { name = "limits later", kind = "cache", parameters = new { backend = "memory", requests = 50, keyCount = 10 }, thresholds } },
+        }));
+        Assert.Equal(0, (await Client.RunAsync(env, "import", Definition(null))).ExitCode);
+        var before = await Client.RunAsync(env, "run", "limits later", "--json");
+        Assert.True(before.ExitCode == 0, before.ToString());
+        var id = before.Json.GetProperty("runs")[0].GetProperty("id").GetInt64();
+
+        // A median no in-process operation can meet, from now on.
+        Assert.Equal(0, (await Client.RunAsync(env, "import", Definition(new { maxMedianMs = 0.000001 }))).ExitCode);
+        var after = await Client.RunAsync(env, "run", "limits later");
+        Assert.True(after.ExitCode == 1, after.ToString());
+
+        // The earlier run as the dashboard answers it now, read by benchdash's own code: still passed, today's verdict beside it.
+        using var http = new HttpClient { BaseAddress = dashboard.Url };
+        var run = JsonDocument.Parse(await http.GetStringAsync($"/api/runs/{id}")).RootElement;
+        Assert.Equal(0, RunOutcome.ExitCodeOf(run));
+        var text = Output.RunSummary.Format(run, dashboard.Url);
+        Assert.Contains("Limits:                         none set\nLimits today:                   today's limits would fail this run (median ", text);
+        Assert.Contains("Result:                         passed (exit 0)", text);
+    }
+
+    [Fact]
     public async Task ABenchmarkThatFailsItsLimitsLeavesProductionAloneAndOneThatPassesSwaps()
     {
         await using var dashboard = await published.StartAsync();

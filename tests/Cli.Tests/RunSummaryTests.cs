@@ -94,6 +94,18 @@ public sealed class RunSummaryTests
             regression: """{"flagged":false,"summary":"in line with the runs since run 40","levelSinceRunId":40,"parameterChange":false,"changes":[],"pending":null}""")));
     }
 
+    [Fact]
+    public void ARunThatPassedBeforeALimitWasAddedExitsZeroAndPrintsWhatTodaysLimitsWouldSay()
+    {
+        var run = JsonDocument.Parse(Run().GetRawText().TrimEnd('}') + ""","thresholdsRecorded":true,"thresholdsToday":{"passed":false,"checks":[{"metric":"medianMs","limit":1,"actual":105.56,"passed":false}]},"thresholdsRemark":"today's limits would fail this run (median 105.56 ms, limit 1 ms)"}""").RootElement;
+
+        var text = RunSummary.Format(run, new Uri("http://x/"));
+
+        Assert.Contains("Limits:                         none set\nLimits today:                   today's limits would fail this run (median 105.56 ms, limit 1 ms)\n", text);
+        Assert.Contains("Result:                         passed (exit 0)\n", text);
+        Assert.Equal(0, RunOutcome.ExitCodeOf(run));
+    }
+
     [Theory]
     [InlineData("completed", 0)]
     [InlineData("failed", 2)]
