@@ -7,9 +7,19 @@ namespace BenchDashboard.Core.Reports;
 /// A run's limits as they stood when it ended and the verdict they gave then, stored with the run: a limit added
 /// or changed later must not rewrite how an earlier run was judged.
 /// </summary>
-/// <param name="Verdict">Null when the benchmark had no limits then.</param>
+/// <param name="Verdict">
+/// Null when the benchmark had no limits then, or, for a few moments, while the run that ended is being summarised: the
+/// limits are stored by the write that ends the run, the verdict with its summary.
+/// </param>
 public sealed record RecordedLimits(Thresholds Limits, ThresholdResult? Verdict)
 {
+    /// <summary>A benchmark's limits (its stored thresholds, null for none) as a run that ends now records them, before its verdict.</summary>
+    public static string Standing(string? thresholdsJson) =>
+        Json.Serialize(new RecordedLimits(thresholdsJson is null ? Thresholds.None : Json.Deserialize<Thresholds>(thresholdsJson), null));
+
+    /// <summary>The recorded verdict, or the one the recorded limits give the run's figures while it is not stored yet.</summary>
+    public ThresholdResult? VerdictOf(RunStatus status, RunSummary summary) => Verdict ?? Judge(Limits, status, summary);
+
     /// <summary>The verdict the limits give a run that ended with <paramref name="status"/> and these figures.</summary>
     public static ThresholdResult? Judge(Thresholds limits, RunStatus status, RunSummary summary) =>
         status == RunStatus.Completed ? ThresholdResult.Evaluate(limits, summary)
@@ -35,8 +45,9 @@ public sealed record LimitsVerdict(ThresholdResult? Verdict, bool Recorded, bool
     public static LimitsVerdict Of(RecordedLimits? recorded, Thresholds today, RunStatus status, RunSummary summary)
     {
         if (recorded is null) return new(RecordedLimits.Judge(today, status, summary), false, false, null);
-        if (RecordedLimits.SameLimits(recorded.Limits, today)) return new(recorded.Verdict, true, false, null);
-        return new(recorded.Verdict, true, true, RecordedLimits.Judge(today, status, summary));
+        var verdict = recorded.VerdictOf(status, summary);
+        if (RecordedLimits.SameLimits(recorded.Limits, today)) return new(verdict, true, false, null);
+        return new(verdict, true, true, RecordedLimits.Judge(today, status, summary));
     }
 
     /// <summary>

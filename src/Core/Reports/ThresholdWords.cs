@@ -24,7 +24,7 @@ public static class ThresholdWords
     /// Three decimals, or four significant digits below 0.001: a limit of 0.000001 ms read as "0 ms" beside a median of
     /// 0.0003 ms as "0 ms" would say the run failed a limit it met.
     /// </summary>
-    static string Number(double v)
+    public static string Number(double v)
     {
         var decimals = v == 0 || !double.IsFinite(v) ? 3 : Math.Clamp(3 - (int)Math.Floor(Math.Log10(Math.Abs(v))), 3, 12);
         return v.ToString("0." + new string('#', decimals), CultureInfo.InvariantCulture);

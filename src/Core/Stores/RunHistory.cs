@@ -42,20 +42,21 @@ public sealed class RunHistory(BenchDbContext db, RunQueries queries, RunDigests
     }
 
     /// <summary>
-    /// Stores a finished run's summary from its statistics and, for a benchmark's run, its limits as they stand now
-    /// with their verdict, replacing any stored before: the runner calls this as the run ends.
+    /// Stores a finished run's summary from its statistics, replacing any stored before, and, for a benchmark's run,
+    /// the verdict of the limits recorded as it ended (the runner calls this as the run ends; a run ended without them
+    /// records its benchmark's limits as they stand now).
     /// </summary>
     public async Task StoreSummaryAsync(long runId, RunStatistics statistics, CancellationToken ct, IReadOnlyList<SeriesStatistics>? series = null)
     {
         var summary = RunSummary.From(statistics, series);
         var json = Json.Serialize(summary);
         var run = await db.Runs.AsNoTracking().Where(r => r.Id == runId)
-            .Select(r => new { r.Status, HasBenchmark = r.BenchmarkId != null, r.Benchmark!.ThresholdsJson }).FirstOrDefaultAsync(ct);
+            .Select(r => new { r.Status, HasBenchmark = r.BenchmarkId != null, r.LimitsJson, r.Benchmark!.ThresholdsJson }).FirstOrDefaultAsync(ct);
         string? limits = null;
         if (run is { HasBenchmark: true })
         {
-            var thresholds = run.ThresholdsJson is null ? Thresholds.None : Json.Deserialize<Thresholds>(run.ThresholdsJson);
-            limits = Json.Serialize(new RecordedLimits(thresholds, RecordedLimits.Judge(thresholds, run.Status, summary)));
+            var recorded = Json.Deserialize<RecordedLimits>(run.LimitsJson ?? RecordedLimits.Standing(run.ThresholdsJson));
+            limits = Json.Serialize(recorded with { Verdict = RecordedLimits.Judge(recorded.Limits, run.Status, summary) });
         }
         await db.Runs.Where(r => r.Id == runId).ExecuteUpdateAsync(set => set.SetProperty(r => r.SummaryJson, json).SetProperty(r => r.LimitsJson, limits), ct);
     }

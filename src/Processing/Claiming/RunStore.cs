@@ -127,7 +127,9 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         {
             var gone = db.Runs.Where(r => r.Id == id && r.Status == RunStatus.Running);
             gone = ownOnly ? gone.Where(r => r.RunnerName == runnerName) : gone.Where(r => r.HeartbeatUtcMs == null || r.HeartbeatUtcMs < staleBefore);
+            var limitsJson = await StandingLimitsAsync(db, id, ct);
             ended += await gone.ExecuteUpdateAsync(set => set
+                .SetProperty(r => r.LimitsJson, limitsJson)
                 .SetProperty(r => r.CompletedRequests, r => db.Samples.Count(x => x.RunId == r.Id))
                 .SetProperty(r => r.Status, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id) ? RunStatus.Completed : RunStatus.Interrupted)
                 .SetProperty(r => r.Error, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id)
@@ -183,9 +185,11 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         var evidenceJson = evidence is null ? null : Json.Serialize(evidence);
         var notesJson = notes is null || notes.IsEmpty ? null : Json.Serialize(notes);
+        var limitsJson = await StandingLimitsAsync(db, runId, ct);
         var now = Now;
         await OwnedOrTakenBack(db, runId).ExecuteUpdateAsync(set => set
             .SetProperty(r => r.Status, status)
+            .SetProperty(r => r.LimitsJson, limitsJson)
             .SetProperty(r => r.EndedUtcMs, now)
             .SetProperty(r => r.HeartbeatUtcMs, now)
             .SetProperty(r => r.CompletedRequests, completed)
@@ -194,6 +198,16 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             .SetProperty(r => r.CachingEvidenceJson, evidenceJson)
             .SetProperty(r => r.NotesJson, notesJson)
             .SetProperty(r => r.Error, error), ct);
+    }
+
+    /// <summary>
+    /// The limits of the run's benchmark as they stand now, stored by the write that ends the run so that no reader
+    /// sees it ended without them (their verdict is stored with its summary); null for an ad-hoc run.
+    /// </summary>
+    static async Task<string?> StandingLimitsAsync(BenchDbContext db, long runId, CancellationToken ct)
+    {
+        var benchmark = await db.Runs.Where(r => r.Id == runId && r.BenchmarkId != null).Select(r => new { r.Benchmark!.ThresholdsJson }).FirstOrDefaultAsync(ct);
+        return benchmark is null ? null : Core.Reports.RecordedLimits.Standing(benchmark.ThresholdsJson);
     }
 
     /// <summary>

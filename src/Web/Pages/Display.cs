@@ -120,7 +120,7 @@ public static class Display
     public static string Limits(Thresholds t)
     {
         var parts = new List<string>();
-        string N(double v) => v.ToString("0.###", CultureInfo.InvariantCulture);
+        string N(double v) => ThresholdWords.Number(v);
         if (t.MaxMedianMs is { } m) parts.Add($"median ≤ {N(m)} ms");
         if (t.MaxP95Ms is { } p95) parts.Add($"p95 ≤ {N(p95)} ms");
         if (t.MaxP99Ms is { } p99) parts.Add($"p99 ≤ {N(p99)} ms");

@@ -51,6 +51,17 @@ public class LimitsVerdictTests
     }
 
     [Fact]
+    public void LimitsRecordedAsTheRunEndedJudgeItBeforeItsVerdictIsStored()
+    {
+        var standing = Json.Deserialize<RecordedLimits>(RecordedLimits.Standing(Json.Serialize(new Thresholds { MaxMedianMs = 1 })));
+
+        var verdict = LimitsVerdict.Of(standing, new Thresholds { MaxMedianMs = 1 }, RunStatus.Completed, Summary);
+
+        Assert.Null(standing.Verdict);
+        Assert.True(verdict is { Verdict.Passed: false, Recorded: true, Changed: false, Remark: null });
+    }
+
+    [Fact]
     public void LimitsRemovedSinceAreSaidAndTheRecordedVerdictStands()
     {
         var verdict = LimitsVerdict.Of(Recorded(new Thresholds { MaxMedianMs = 1 }), Thresholds.None, RunStatus.Completed, Summary);
