@@ -1,6 +1,7 @@
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using Microsoft.EntityFrameworkCore;
 
@@ -133,8 +134,11 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<CancelOutcome> CancelAsync(long runId, CancellationToken ct)
     {
         var now = time.GetUtcNow().ToUnixTimeMilliseconds();
+        // Ended here, never by a runner: the limits it ended under are recorded here too.
+        var benchmark = await db.Runs.Where(r => r.Id == runId && r.BenchmarkId != null).Select(r => new { r.Benchmark!.ThresholdsJson }).FirstOrDefaultAsync(ct);
+        var limits = benchmark is null ? null : RecordedLimits.Standing(benchmark.ThresholdsJson);
         var queued = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Queued)
-            .ExecuteUpdateAsync(set => set.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedUtcMs, now), ct);
+            .ExecuteUpdateAsync(set => set.SetProperty(r => r.Status, RunStatus.Cancelled).SetProperty(r => r.EndedUtcMs, now).SetProperty(r => r.LimitsJson, limits), ct);
         if (queued == 1) return CancelOutcome.Cancelled;
 
         var running = await db.Runs.Where(r => r.Id == runId && r.Status == RunStatus.Running)
