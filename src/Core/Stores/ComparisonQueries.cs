@@ -94,7 +94,7 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
 
     /// <summary>
     /// Separate runs of the same thing as one side: counts and times over all their requests, percentiles as the
-    /// mean of each run's (<see cref="RunComparison.FiguresOf"/>, the verdict's estimate), the first run's position
+    /// mean of each run's (<see cref="LatencyLadder.OfRuns"/>, the verdict's estimate), the first run's position
     /// chart, and each run's latencies kept apart for the hierarchical bootstrap. A query's <c>pick=best</c> reads the
     /// same: the best of a few runs favours luck, and a table of best runs beside a verdict over all of them said two
     /// ratios for one median.
@@ -109,7 +109,8 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
         var name = series ?? (settings is [{ } setting] ? setting : null);
         var label = name is null ? string.Join("+", parts.Select(p => $"#{p.Report.Run.Id}"))
             : Label(name, $"{parts.Count} runs: {string.Join(", ", parts.Select(p => $"#{p.Report.Run.Id}"))}");
-        return new ComparedItem(key, label, parts[0].Report.Run, series, RunStatistics.Pooled(parts.Select(p => p.Statistics).ToList(), pooled), pooled, shape)
+        var statistics = RunStatistics.Pooled(parts.Select(p => p.Statistics).ToList(), pooled) with { Latency = LatencyLadder.OfRuns(perRun) };
+        return new ComparedItem(key, label, parts[0].Report.Run, series, statistics, pooled, shape)
         {
             RunLatencies = perRun,
             GroupRuns = parts.Select(p => p.Report.Run).ToList(),

@@ -71,7 +71,7 @@ public static class CompareApi
         var metrics = BaselineComparison.Metrics;
         var names = metrics.Select(m => m.ToString().ToLowerInvariant()).ToList();
         var text = new StringBuilder("item,label,baseline," + string.Join(",", names.Select(n => n is "throughput" or "errors" ? n : n + "_ms"))
-            + "," + string.Join(",", names.Select(n => n + "_percent")) + ",median_verdict,p95_verdict\n");
+            + "," + string.Join(",", names.Select(n => n + "_percent")) + "," + string.Join(",", Verdicts.Metrics.Select(m => m.Metric + "_verdict")) + "\n");
         foreach (var (item, row) in c.Items.Zip(c.Rows))
         {
             string Value(ComparedMetric m) => row.Values[m] is { } v ? (m is ComparedMetric.Throughput or ComparedMetric.Errors ? v : v / 1e6).ToString("R", CultureInfo.InvariantCulture) : "";
@@ -80,7 +80,7 @@ public static class CompareApi
             text.Append(CultureInfo.InvariantCulture, $"{Quote(item.Key)},{Quote(item.Label)},{(row.IsBaseline ? 1 : 0)},")
                 .Append(string.Join(",", metrics.Select(Value))).Append(',')
                 .Append(string.Join(",", metrics.Select(Percent))).Append(',')
-                .Append(Verdict("median")).Append(',').Append(Verdict("p95")).Append('\n');
+                .Append(string.Join(",", Verdicts.Metrics.Select(m => Verdict(m.Metric)))).Append('\n');
         }
         return text.ToString();
     }
