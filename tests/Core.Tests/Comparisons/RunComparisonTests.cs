@@ -80,7 +80,7 @@ public class RunComparisonTests
 
         Assert.Equal(["1", "2", "3"], comparison.Rows.Select(r => r.Name));
         Assert.InRange(comparison.Rows[1].PercentOfBaseline[ComparedMetric.Mean]!.Value, 70, 80);
-        Assert.Equal(4, comparison.Verdicts.Count); // median and p95 for each non-baseline item
+        Assert.Equal(6, comparison.Verdicts.Count); // median, p95 and p99 for each non-baseline item
         var median = comparison.Verdicts.Single(v => v.ItemKey == "2" && v.Metric == "median");
         Assert.Equal((NoiseModel.RunHistory, VerdictCall.Faster), (median.Noise, median.Call));
         Assert.InRange(median.Change.Change, median.Change.Lower, median.Change.Upper);
