@@ -59,7 +59,11 @@ public class CompareBasisTests
         var report = WebUtility.HtmlDecode(await client.GetStringAsync(link.Replace("/compare?", "/compare/report?")));
         Assert.Contains("url " + fast, report);
         Assert.DoesNotContain("(hidden", report);
-        var runText = await client.GetStringAsync($"/api/runs/{repeat.GetProperty("runs")[0].GetProperty("id").GetInt64()}?format=text");
-        Assert.Matches(@"Setting:\s+delay-5ms", runText);
+        // Each run of the setting is named by it on its page, its report, its Markdown and its text.
+        var first = repeat.GetProperty("runs")[0].GetProperty("id").GetInt64();
+        Assert.Matches(@"Setting:\s+delay-5ms", await client.GetStringAsync($"/api/runs/{first}?format=text"));
+        Assert.StartsWith($"### Run {first}: delay-5ms (http)", await client.GetStringAsync($"/api/runs/{first}?format=markdown"));
+        foreach (var path in new[] { $"/runs/{first}", $"/runs/{first}/report" })
+            Assert.Contains("delay-5ms · <code>GET " + fast, WebUtility.HtmlDecode(await client.GetStringAsync(path)));
     }
 }
