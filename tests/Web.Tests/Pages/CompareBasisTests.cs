@@ -39,7 +39,10 @@ public class CompareBasisTests
             var change = verdict.GetProperty("change").GetDouble();
             // The table's figure against the baseline's is the verdict's estimate, exactly.
             Assert.Equal(1 + change, slow.GetProperty("percentOfBaseline").GetProperty(percentName).GetDouble() / 100, 9);
-            Assert.InRange(1 + change, 2, 8); // 20 ms against 5 ms: about 4× at every percentile
+            // 20 ms against 5 ms: about 4× at the median; the tail of a loaded machine's 5 ms runs can come nearer, but
+            // never past, the 20 ms runs' (the finding was a "1.02× faster" p99 for a setting 4× slower).
+            if (metric == "median") Assert.InRange(1 + change, 2.5, 8);
+            else Assert.True(1 + change > 1.1, $"{metric} at {1 + change:0.00}× the baseline's");
             var ratio = Regex.Match(row, $"data-metric=\"{column}\">.*?<span class=\"ratio[^\"]*\">([^<]+)</span>", RegexOptions.Singleline).Groups[1].Value;
             Assert.Equal((1 + change).ToString("0.00", CultureInfo.InvariantCulture) + "× slower", ratio);
             Assert.NotEqual("Faster", verdict.GetProperty("call").GetString());
