@@ -28,11 +28,32 @@ public static class RunNames
         }
     }
 
-    /// <summary>"nightly · delay-2ms", "nightly", "delay-2ms" or null: the run's names, without the ad-hoc word.</summary>
+    /// <summary>"variants fast, slow": the names of the variants that took turns in the run, or null without variants.</summary>
+    public static string? Variants(string parametersJson)
+    {
+        try
+        {
+            using var document = JsonDocument.Parse(parametersJson);
+            if (document.RootElement.ValueKind != JsonValueKind.Object || !document.RootElement.TryGetProperty("variants", out var variants)
+                || variants.ValueKind != JsonValueKind.Array || variants.GetArrayLength() == 0) return null;
+            var names = variants.EnumerateArray().Select((v, i) => Benchmarks.VariantRules.NameAt(
+                v.ValueKind == JsonValueKind.Object && v.TryGetProperty("name", out var name) && name.ValueKind == JsonValueKind.String ? name.GetString() : null, i));
+            return "variants " + string.Join(", ", names);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// "nightly · delay-2ms", "nightly", "delay-2ms", "variants fast, slow" or null: the run's names, without the ad-hoc
+    /// word. A benchmark's name is enough for a run of it; an ad-hoc run of variants is named by them.
+    /// </summary>
     public static string? Named(Run run)
     {
         var benchmark = run.Benchmark?.Name ?? run.BenchmarkName;
-        var setting = Setting(run);
+        var setting = Setting(run) ?? (benchmark is { Length: > 0 } ? null : Variants(run.ParametersJson));
         return (benchmark, setting) switch
         {
             ({ Length: > 0 } b, { } s) => $"{b} · {s}",

@@ -19,6 +19,10 @@ public class RunNamesTests
         Assert.Equal("nightly", RunNames.Title(RunOf(plain, "nightly")));
         Assert.Equal("nightly · delay-2ms", RunNames.Title(RunOf(named, "nightly")));
         Assert.Null(RunNames.Setting("not json"));
+        // An ad-hoc run whose variants took turns is named by them (an unnamed variant by its letter).
+        var interleaved = plain with { Variants = [new() { Name = "fast" }, new() { Url = "http://127.0.0.1/delay?ms=6" }] };
+        Assert.Equal("variants fast, B", RunNames.Title(RunOf(interleaved)));
+        Assert.Equal("nightly", RunNames.Title(RunOf(interleaved, "nightly")));
     }
 
     [Fact]
