@@ -71,6 +71,11 @@ public sealed record RunComparison(
         if (baseline.RunLatencies is { Count: >= 2 } ra && item.RunLatencies is { Count: >= 2 } rb
             && HierarchicalBootstrap.Change(ra, rb, permille, seed: seed) is { } grouped)
             return (NoiseModel.RunGroups, grouped, null);
+        // One side a group and the other one run: the group's figure is the mean of its runs' (the table's), so the
+        // change is taken the same way, its runs resampled, rather than from the pooled requests.
+        if ((baseline.RunLatencies is { Count: >= 2 } || item.RunLatencies is { Count: >= 2 })
+            && HierarchicalBootstrap.Change(baseline.RunLatencies ?? [baseline.SortedLatencies], item.RunLatencies ?? [item.SortedLatencies], permille, seed: seed) is { } mixed)
+            requestsOnly = mixed;
         // Two sides of the same settings share one history (the same list): counted once.
         var histories = new[] { baseline.History, item.History }.Where(h => h is not null)
             .Select(h => h!.GetValueOrDefault(permille) ?? []).Distinct(ReferenceEqualityComparer.Instance).Cast<IReadOnlyList<double>>();

@@ -150,6 +150,29 @@ public class RunComparisonTests
         Assert.InRange(median.Change.Change, 0.15, 0.25); // 12.03 vs 10.07 ms on average
     }
 
+    [Fact]
+    public void EachRowsRatioIsItsVerdictsEstimateForGroupsAndSingleRunsAlike()
+    {
+        var a = new[] { Item(1, "0"), Item(3, "0", latencyMs: 10.4), Item(5, "0", latencyMs: 9.8) };
+        var b = new[] { Item(2, "0", latencyMs: 40), Item(4, "0", latencyMs: 44), Item(6, "0", latencyMs: 38) };
+        ComparedItem Group(string key, ComparedItem[] runs) => runs[0] with
+        {
+            Key = key, RunLatencies = runs.Select(r => r.SortedLatencies).ToList(), GroupRuns = runs.Select(r => r.Run).ToList(),
+            SortedLatencies = runs.SelectMany(r => r.SortedLatencies).Order().ToArray(),
+        };
+        var single = Item(7, "0", latencyMs: 20);
+
+        var comparison = RunComparison.Build([Group("1+3+5", a), Group("2+4+6", b), single], "1+3+5");
+
+        foreach (var (item, row) in comparison.Items.Zip(comparison.Rows).Where(p => !p.Second.IsBaseline))
+            foreach (var (metric, name) in new[] { (ComparedMetric.Median, "median"), (ComparedMetric.P95, "p95"), (ComparedMetric.P99, "p99") })
+            {
+                var verdict = comparison.Verdicts.Single(v => v.ItemKey == item.Key && v.Metric == name);
+                Assert.Equal(1 + verdict.Change.Change, row.PercentOfBaseline[metric]!.Value / 100, 12);
+                Assert.True(verdict.Change.Change > 0, $"{item.Key} {name}"); // slower, as the table says
+            }
+    }
+
     [Theory]
     [InlineData("12", 12L, null)]
     [InlineData("12/read-miss", 12L, "read-miss")]
