@@ -37,6 +37,8 @@ public static class LoadFieldsValidator
         if (!LoadModelValidator.LastsAsItsStages(p) && p.Requests is null == p.DurationSeconds is null)
             add("requests", $"Set either a number of {noun}{per} or a duration, not both.");
         LoadModelValidator.Validate(p, limits, repeats: Math.Max(1, counting.Phases), add);
+        if (p.Setting is { } setting && !VariantRules.IsName(setting))
+            add("setting", $"A setting's name is a variant's: 1 to {VariantRules.MaxNameLength} letters, digits, '.', '_' or '-'.");
 
         if (p.Requests is { } n && (n < 1 || n * counting.Multiplier > limits.MaxRequests))
             add("requests", times is null

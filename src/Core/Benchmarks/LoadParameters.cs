@@ -25,6 +25,14 @@ public abstract record LoadParameters : ILoadParameters
     /// <summary>Connections or workers, each sending one operation after another; in the open model, the most in flight.</summary>
     public int Concurrency { get; init; } = 1;
 
+    /// <summary>
+    /// The name of the setting this run stands for: a variant's, when each variant runs as runs of its own (a
+    /// repeat's separate runs), so that every page names the run as its form did. Null otherwise, and then left out
+    /// of the JSON, so that runs of the same parameters stay identical as stored.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public string? Setting { get; init; }
+
     /// <summary>How long one operation may take before it counts as a timeout.</summary>
     public int TimeoutMs { get; init; }
 

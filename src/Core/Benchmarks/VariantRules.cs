@@ -35,7 +35,7 @@ public static class VariantRules
             var field = $"variants[{i}]";
             if (variants[i] is not { } variant) { add(field, "A variant is an object such as {\"name\": \"B\", …} with the fields it changes."); continue; }
             var shown = NameAt(name(variant), i);
-            if (shown.Length > MaxNameLength || !shown.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-'))
+            if (!IsName(shown))
                 add($"{field}.name", $"A variant's name is 1 to {MaxNameLength} letters, digits, '.', '_' or '-' (it names the series, as in a compare key 12/{Shown(shown)}).");
             else if (!names.Add(shown))
                 add($"{field}.name", $"Two variants are named '{shown}'; each needs its own name.");
@@ -43,6 +43,9 @@ public static class VariantRules
             each(variant, field);
         }
     }
+
+    /// <summary>1 to <see cref="MaxNameLength"/> letters, digits, '.', '_' or '-': a name that is a compare key's series as written.</summary>
+    public static bool IsName(string name) => name.Length is > 0 and <= MaxNameLength && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-');
 
     /// <summary>A name as a message may quote it: not too long, no control characters.</summary>
     static string Shown(string name) =>

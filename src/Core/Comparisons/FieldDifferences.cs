@@ -34,10 +34,12 @@ public static class FieldDifferences
         var fields = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
             ["kind"] = item.Run.Kind,
-            ["benchmark"] = item.Run.Benchmark?.Name ?? item.Run.BenchmarkName ?? "(ad hoc)",
+            ["benchmark"] = item.Run.Benchmark?.Name ?? item.Run.BenchmarkName ?? RunNames.AdHoc,
         };
         if (item.Series is not null) fields["series"] = item.Series;
         Add(fields, "parameters", JsonNode.Parse(shownParameters(item.Run.ParametersJson)));
+        // A setting's name labels the parameters beside it; it changes nothing measured, so it is not a parameter.
+        if (fields.Remove("parameters.setting", out var setting)) fields["setting"] = setting;
         if (item.Run.EnvironmentJson is not null)
         {
             var environment = Json.Deserialize<EnvironmentSnapshot>(item.Run.EnvironmentJson);

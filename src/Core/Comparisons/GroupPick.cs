@@ -1,24 +1,23 @@
 namespace BenchDashboard.Core.Comparisons;
 
 /// <summary>
-/// How a group of repeated runs ("12+14+16") stands for its setting in a comparison.
+/// How a group of repeated runs ("12+14+16") was asked to stand for its setting, as addresses and repeats name it.
+/// Both read the same now: a group is compared by all its runs (its percentiles the mean of its runs', the verdict's
+/// estimate), so that the table's ratio and the verdict's are one number. The best run alone hid an unlucky run at
+/// the price of favouring luck, and beside a verdict over all runs it gave a second ratio for the same median.
 /// </summary>
 public enum GroupPick
 {
-    /// <summary>All the runs' requests together, with the variation between runs in each verdict (the default).</summary>
+    /// <summary>All the runs of a group.</summary>
     Pooled,
 
-    /// <summary>
-    /// The run with the lowest median shows in the table, as seed 000 took the best of several runs: it hides an
-    /// unlucky run (a GC pause, a noisy neighbour) at the price of favouring luck. The verdict still weighs all the
-    /// group's runs and the variation between them.
-    /// </summary>
+    /// <summary>Asked for the best run; compared by all the runs, as <see cref="Pooled"/>.</summary>
     Best,
 }
 
 public static class GroupPicks
 {
-    public const string Message = "pick is \"pooled\" (all runs of a group together) or \"best\" (the run with the lowest median).";
+    public const string Message = "pick is \"pooled\" or \"best\"; either way a group is compared by all its runs.";
 
     /// <summary>The query's <c>pick</c>: absent or empty is pooled.</summary>
     public static bool TryParse(string? value, out GroupPick pick)

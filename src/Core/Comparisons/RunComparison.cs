@@ -21,7 +21,7 @@ public sealed record RunComparison(
         Func<string, string>? shownParameters = null, double margin = Comparisons.Verdicts.DefaultMargin)
     {
         var baseline = items.Single(i => i.Key == baselineKey);
-        var rows = BaselineComparison.Compare(items.Select(i => (i.Key, i.Statistics)).ToList(), baselineKey);
+        var rows = BaselineComparison.Compare(items.Select(i => (i.Key, FiguresOf(i))).ToList(), baselineKey);
 
         var verdicts = new List<Verdict>();
         foreach (var item in items.Where(i => i.Key != baselineKey))
@@ -32,6 +32,24 @@ public sealed record RunComparison(
         var differences = FieldDifferences.Between(items, shownParameters ?? (json => json));
         return new RunComparison(items, baselineKey, rows, verdicts, differences, Warn(items, differences), seed, margin);
     }
+
+    /// <summary>
+    /// An item's figures for the table. A group's percentiles are the mean of its runs' (each run's nearest-rank
+    /// percentile), the estimate its verdict rests on, so that the ratio in the table is the verdict's: pooling the
+    /// requests, or taking the best run, gave a second figure for the same median. Counts, times and rates are the
+    /// runs' together.
+    /// </summary>
+    public static IReadOnlyDictionary<ComparedMetric, double?> FiguresOf(ComparedItem item)
+    {
+        var values = BaselineComparison.ValuesOf(item.Statistics);
+        if (item.RunLatencies is not { Count: >= 2 } runs) return values;
+        var figures = new Dictionary<ComparedMetric, double?>(values);
+        foreach (var (metric, permille) in PercentileMetrics) figures[metric] = HierarchicalBootstrap.Estimate(runs, permille);
+        return figures;
+    }
+
+    static readonly (ComparedMetric Metric, int Permille)[] PercentileMetrics =
+        [(ComparedMetric.Median, 500), (ComparedMetric.P90, 900), (ComparedMetric.P95, 950), (ComparedMetric.P99, 990)];
 
     /// <summary>One item against the baseline on one percentile, by the strongest noise model their evidence allows.</summary>
     static Verdict? Judge(ComparedItem baseline, ComparedItem item, string metric, int permille, int seed, double margin)
@@ -53,6 +71,11 @@ public sealed record RunComparison(
         if (baseline.RunLatencies is { Count: >= 2 } ra && item.RunLatencies is { Count: >= 2 } rb
             && HierarchicalBootstrap.Change(ra, rb, permille, seed: seed) is { } grouped)
             return (NoiseModel.RunGroups, grouped, null);
+        // One side a group and the other one run: the group's figure is the mean of its runs' (the table's), so the
+        // change is taken the same way, its runs resampled, rather than from the pooled requests.
+        if ((baseline.RunLatencies is { Count: >= 2 } || item.RunLatencies is { Count: >= 2 })
+            && HierarchicalBootstrap.Change(baseline.RunLatencies ?? [baseline.SortedLatencies], item.RunLatencies ?? [item.SortedLatencies], permille, seed: seed) is { } mixed)
+            requestsOnly = mixed;
         // Two sides of the same settings share one history (the same list): counted once.
         var histories = new[] { baseline.History, item.History }.Where(h => h is not null)
             .Select(h => h!.GetValueOrDefault(permille) ?? []).Distinct(ReferenceEqualityComparer.Instance).Cast<IReadOnlyList<double>>();
@@ -70,7 +93,7 @@ public sealed record RunComparison(
         var platform = differences.Where(d => FieldDifferences.PlatformFields.Contains(d.Field)).Select(d => d.Field).ToList();
         if (platform.Count > 0)
             warnings.Add($"The runs did not run on the same platform ({string.Join(", ", platform)}): a difference may come from the machine, not the setting.");
-        var settings = differences.Where(d => d.Field != "series").ToList();
+        var settings = differences.Where(d => d.Field is not ("series" or "setting")).ToList();
         if (settings.Count > 1)
             warnings.Add($"More than one thing differs ({string.Join(", ", settings.Select(d => d.Field))}): the results cannot tell which of them made the difference.");
         if (items.Any(i => i.Run.Status != RunStatus.Completed))

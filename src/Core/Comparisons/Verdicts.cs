@@ -12,7 +12,8 @@ public sealed record Verdict(string ItemKey, string Metric, QuantileChange Chang
 
 public static class Verdicts
 {
-    public static readonly (string Metric, int Permille)[] Metrics = [("median", 500), ("p95", 950)];
+    /// <summary>The percentiles judged; the compare table colours each of these figures by its own verdict only.</summary>
+    public static readonly (string Metric, int Permille)[] Metrics = [("median", 500), ("p95", 950), ("p99", 990)];
 
     /// <summary>Within ± this relative change, two items whose interval lies inside it are called equivalent.</summary>
     public const double DefaultMargin = 0.02;
@@ -54,11 +55,11 @@ public static class Verdicts
     static string Direction(QuantileChange c, string level)
     {
         if (!c.IsSignificant) return $"no significant difference, {level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)}";
-        // The point estimate of a discrete percentile can fall just outside the interval: shown clamped into it.
-        var change = Math.Clamp(c.Change, c.Lower, c.Upper);
+        // The ratio is the point estimate, the figure the compare table shows beside it (a discrete percentile's can
+        // fall just outside its interval; clamping it into the interval made the row say two numbers).
         return c.Upper < 0
-            ? $"{Times(1 / (1 + change))} faster ({level} % CI {Times(1 / (1 + c.Upper))} to {Times(1 / (1 + c.Lower))})"
-            : $"{Times(1 + change)} slower ({level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)})";
+            ? $"{Times(1 / (1 + c.Change))} faster ({level} % CI {Times(1 / (1 + c.Upper))} to {Times(1 / (1 + c.Lower))})"
+            : $"{Times(1 + c.Change)} slower ({level} % CI {Times(1 + c.Lower)} to {Times(1 + c.Upper)})";
     }
 
     /// <summary>"1.14× faster", "equivalent", "no clear difference", "cannot tell (one run a side)": a verdict in a table cell.</summary>

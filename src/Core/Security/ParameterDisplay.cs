@@ -6,11 +6,14 @@ namespace BenchDashboard.Core.Security;
 
 /// <summary>
 /// Parameters as pages, the API and comparisons show them to anyone but an identified administrator. What can
-/// carry a credential for the target is replaced by a fingerprint: a <c>headers</c> object's values and a
-/// <c>body</c> (an Authorization header), and in a <c>url</c> the user-info, each query value and each query part
-/// without a name (<c>https://user:pass@host/?code=…&amp;sig=…&amp;TOKEN</c>); the same in every variant and step. Two runs with different tokens still show as different;
-/// neither token is readable. A fingerprint is an HMAC under a key of this installation, so a short secret
-/// cannot be confirmed offline by hashing guesses. The stored parameters keep the real values for the runner.
+/// carry a credential for the target (<see cref="SecretValues"/>) is replaced by a fingerprint: the value of a
+/// header that authenticates, a <c>body</c>, and in a <c>url</c> the user-info, the value of a query parameter whose
+/// name carries credentials (<c>sig</c>, <c>token</c>, <c>code</c> …) and each query part without a name
+/// (<c>https://user:pass@host/?code=…&amp;sig=…&amp;TOKEN</c>); any other value that looks random too. The rest
+/// (<c>?ms=2</c>, <c>Accept: text/html</c>) stays readable: it is often what sets one setting apart from another.
+/// The same in every variant and step. Two runs with different tokens still show as different; neither token is
+/// readable. A fingerprint is an HMAC under a key of this installation, so a short secret cannot be confirmed
+/// offline by hashing guesses. The stored parameters keep the real values for the runner.
 /// </summary>
 public sealed class ParameterDisplay
 {
@@ -65,14 +68,15 @@ public sealed class ParameterDisplay
     {
         if (request["headers"] is JsonObject headers)
             foreach (var name in headers.Select(h => h.Key).ToList())
-                headers[name] = Fingerprint(headers[name]?.ToString());
+                if (headers[name]?.ToString() is var value && (SecretValues.IsCredentialHeader(name) || SecretValues.LooksRandom(value)))
+                    headers[name] = Fingerprint(value);
         if (request["body"] is JsonValue body && body.ToString() is { Length: > 0 } text)
             request["body"] = Fingerprint(text);
         if (request["url"] is JsonValue url && url.ToString() is { Length: > 0 } address)
             request["url"] = Url(address);
     }
 
-    /// <summary>"https://(hidden, 9 chars, id 1a2b3c4d)@host/path?code=(hidden, 40 chars, id …)": names stay, values go.</summary>
+    /// <summary>"https://(hidden, 9 chars, id 1a2b3c4d)@host/path?code=(hidden, 40 chars, id …)&amp;ms=2": names stay, credentials' values go.</summary>
     public string Url(string url)
     {
         if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return url;
@@ -81,10 +85,17 @@ public sealed class ParameterDisplay
         shown.Append(uri.Authority[(uri.Authority.IndexOf('@') + 1)..]).Append(uri.AbsolutePath);
         if (uri.Query.Length > 1)
             shown.Append('?').Append(string.Join('&', uri.Query[1..].Split('&').Select(pair =>
-                pair.IndexOf('=') is var equals and >= 0 ? $"{pair[..equals]}={Fingerprint(Uri.UnescapeDataString(pair[(equals + 1)..]))}"
+                pair.IndexOf('=') is var equals and >= 0 ? $"{pair[..equals]}={QueryValue(Uri.UnescapeDataString(pair[..equals]), pair[(equals + 1)..])}"
                 // A part without "=" (?BAREQUERYSECRET) is all value: a token is sent so as often as a name.
                 : pair.Length > 0 ? Fingerprint(Uri.UnescapeDataString(pair)) : pair)));
         return shown.ToString();
+    }
+
+    /// <summary>A query value as shown: fingerprinted when its name or its look says credential, else as written.</summary>
+    string QueryValue(string name, string written)
+    {
+        var value = Uri.UnescapeDataString(written);
+        return SecretValues.IsCredentialQueryName(name) || SecretValues.LooksRandom(value) ? Fingerprint(value) : written;
     }
 
     /// <summary>An HMAC-SHA256 of a text under this installation's key, in hex: it changes with the text, yet confirms no guess of a secret in it.</summary>

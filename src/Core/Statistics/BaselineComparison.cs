@@ -18,15 +18,19 @@ public static class BaselineComparison
 {
     public static readonly ComparedMetric[] Metrics = Enum.GetValues<ComparedMetric>();
 
-    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline)
+    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline) =>
+        Compare(items.Select(i => (i.Name, ValuesOf(i.Statistics))).ToList(), baseline);
+
+    /// <summary>As above, for figures already taken from the statistics (a group's percentiles are its runs' mean).</summary>
+    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, IReadOnlyDictionary<ComparedMetric, double?> Values)> items, string baseline)
     {
         var baselineItem = items.FirstOrDefault(i => i.Name == baseline);
-        if (baselineItem.Statistics is null) throw new ArgumentException($"'{baseline}' is not among the compared items.", nameof(baseline));
-        var baseValues = ValuesOf(baselineItem.Statistics);
+        if (baselineItem.Values is null) throw new ArgumentException($"'{baseline}' is not among the compared items.", nameof(baseline));
+        var baseValues = baselineItem.Values;
 
         return items.Select(item =>
         {
-            var values = ValuesOf(item.Statistics);
+            var values = item.Values;
             var percent = Metrics.ToDictionary(m => m, m =>
                 values[m] is { } v && baseValues[m] is { } b && b != 0 ? v / b * 100 : (double?)null);
             return new ComparisonRow(item.Name, item.Name == baseline, values, percent);

@@ -25,8 +25,8 @@ public static class HierarchicalBootstrap
         var a = baseline.Where(r => r.Count > 0).ToList();
         var b = candidate.Where(r => r.Count > 0).ToList();
         if (a.Count == 0 || b.Count == 0) return null;
-        var qa = a.Average(r => (double)Percentile.NearestRank(r, permille));
-        var qb = b.Average(r => (double)Percentile.NearestRank(r, permille));
+        var qa = Estimate(a, permille)!.Value;
+        var qb = Estimate(b, permille)!.Value;
         if (qa <= 0) return null;
 
         var random = new Random(seed);
@@ -43,6 +43,16 @@ public static class HierarchicalBootstrap
         return new QuantileChange(permille, (long)Math.Round(qa), (long)Math.Round(qb), qb / qa - 1,
             Expanded(changes[(int)Math.Floor(tail * (resamples - 1))]), Expanded(changes[(int)Math.Ceiling((1 - tail) * (resamples - 1))]),
             confidenceLevel, resamples, seed) { Runs = (a.Count, b.Count) };
+    }
+
+    /// <summary>
+    /// A side's figure: the mean of its runs' nearest-rank percentiles (runs without answers left out), or null
+    /// when none has any. The compare table shows a group's percentiles by this too, so its ratio is the verdict's.
+    /// </summary>
+    public static double? Estimate(IReadOnlyList<IReadOnlyList<long>> runs, int permille)
+    {
+        var answered = runs.Where(r => r.Count > 0).ToList();
+        return answered.Count == 0 ? null : answered.Average(r => (double)Percentile.NearestRank(r, permille));
     }
 
     /// <summary>Runs drawn with replacement, each run's requests resampled: the mean of their percentiles.</summary>

@@ -33,6 +33,18 @@ public sealed record LatencyLadder(
             P(500), P(660), P(750), P(800), P(900), P(950), P(980), P(990), P(999), sorted[^1]);
     }
 
+    /// <summary>
+    /// Separate runs as one side: each percentile the mean of the runs' (each run counts once, as the hierarchical
+    /// bootstrap's estimate weighs them, so a group's figures and its verdict agree); count, minimum, mean, spread and
+    /// maximum over all their values. Null when no run has a value.
+    /// </summary>
+    public static LatencyLadder? OfRuns(IReadOnlyList<IReadOnlyList<long>> sortedRuns)
+    {
+        if (From(sortedRuns.SelectMany(r => r)) is not { } pooled) return null;
+        long P(int permille) => (long)Math.Round(HierarchicalBootstrap.Estimate(sortedRuns, permille)!.Value);
+        return pooled with { P50Ns = P(500), P66Ns = P(660), P75Ns = P(750), P80Ns = P(800), P90Ns = P(900), P95Ns = P(950), P98Ns = P(980), P99Ns = P(990), P999Ns = P(999) };
+    }
+
     public long ValueAt(int permille) => permille switch
     {
         500 => P50Ns, 660 => P66Ns, 750 => P75Ns, 800 => P80Ns, 900 => P90Ns,

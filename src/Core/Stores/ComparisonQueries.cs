@@ -21,10 +21,9 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
     /// <param name="reveal">An identified administrator: parameters are shown with their secrets.</param>
     /// <param name="basis">What the latencies are in open-model runs: corrected (default) or service time.</param>
     /// <param name="margin">Equivalence margin, a fraction (0.02 is ±2 %).</param>
-    /// <param name="pick">How a group of runs stands for its setting: all its runs pooled, or its best run.</param>
     public async Task<(RunComparison? Comparison, Dictionary<string, string[]> Errors)> CompareAsync(
         IReadOnlyList<string> keys, string? baselineKey, int seed, CancellationToken ct, bool reveal = false,
-        LatencyBasis basis = LatencyBasis.Corrected, double margin = Verdicts.DefaultMargin, GroupPick pick = GroupPick.Pooled)
+        LatencyBasis basis = LatencyBasis.Corrected, double margin = Verdicts.DefaultMargin)
     {
         keys = keys.Select(k => string.Join('+', ComparedItem.GroupParts(k))).Where(k => k.Length > 0).Distinct().ToList();
         if (keys.Count < 2 || keys.Count > MaxItems)
@@ -49,7 +48,7 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
                 return (null, new() { ["items"] = [$"'{key}' names a run twice; a group is of separate runs."] });
             if (loader.Total > MaxTotalSamples)
                 return (null, new() { ["items"] = [$"These items hold more than {MaxTotalSamples:N0} answered requests together; compare fewer at once."] });
-            items.Add(loaded.Count == 1 ? Single(key, loaded[0]) : pick == GroupPick.Best ? Best(key, loaded) : Group(key, loaded));
+            items.Add(loaded.Count == 1 ? Single(key, loaded[0]) : Group(key, loaded));
         }
 
         baselineKey = string.IsNullOrWhiteSpace(baselineKey) ? keys[0] : string.Join('+', ComparedItem.GroupParts(baselineKey));
@@ -88,29 +87,17 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
 
     // A series' own statistics: an interleaved variant's time is its share, as on its run page.
     static ComparedItem Single(string key, Part p) =>
-        new(key, p.Series is null ? $"#{p.Report.Run.Id}" : $"#{p.Report.Run.Id} {p.Series}", p.Report.Run, p.Series, p.Statistics, p.Sorted, p.Shape) { TookTurnsWith = p.TookTurnsWith };
+        new(key, Label(p.Series ?? RunNames.Setting(p.Report.Run), $"#{p.Report.Run.Id}"), p.Report.Run, p.Series, p.Statistics, p.Sorted, p.Shape) { TookTurnsWith = p.TookTurnsWith };
+
+    /// <summary>"delay-2ms — #12", "delay-2ms — 3 runs: #3, #6, #9": the setting's name first, then its runs; "#12" or "#3+#6+#9" without one.</summary>
+    static string Label(string? name, string runs) => name is null ? runs : $"{name} — {runs}";
 
     /// <summary>
-    /// The group's run with the lowest median (the earliest on a tie), under the group's key: its figures are the
-    /// best run's. The verdict still weighs every run of the group and the variation between them (the hierarchical
-    /// bootstrap over <see cref="ComparedItem.RunLatencies"/>): the best of three alone says nothing of how far
-    /// runs land apart, and judging it by its few siblings' spread gave intervals too wide to call a 4× difference.
-    /// </summary>
-    static ComparedItem Best(string key, List<Part> parts)
-    {
-        var best = parts.MinBy(p => p.Statistics.Latency?.P50Ns ?? long.MaxValue)!;
-        var others = string.Join("+", parts.Select(p => $"#{p.Report.Run.Id}"));
-        return Single(key, best) with
-        {
-            Label = $"#{best.Report.Run.Id}{(best.Series is null ? "" : " " + best.Series)} (best of {parts.Count}: {others})",
-            RunLatencies = parts.Select(p => (IReadOnlyList<long>)p.Sorted.ToArray()).ToList(),
-            GroupRuns = parts.Select(p => p.Report.Run).ToList(),
-        };
-    }
-
-    /// <summary>
-    /// Separate runs of the same thing as one side: figures over all their requests (times and counts added up),
-    /// the first run's position chart, and each run's latencies kept apart for the hierarchical bootstrap.
+    /// Separate runs of the same thing as one side: counts and times over all their requests, percentiles as the
+    /// mean of each run's (<see cref="LatencyLadder.OfRuns"/>, the verdict's estimate), the first run's position
+    /// chart, and each run's latencies kept apart for the hierarchical bootstrap. A query's <c>pick=best</c> reads the
+    /// same: the best of a few runs favours luck, and a table of best runs beside a verdict over all of them said two
+    /// ratios for one median.
     /// </summary>
     static ComparedItem Group(string key, List<Part> parts)
     {
@@ -118,8 +105,12 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
         var pooled = perRun.SelectMany(r => r).Order().ToArray();
         var shape = parts[0].Shape with { Count = pooled.Length, Percentiles = Distribution.Percentiles(pooled), Cdf = Distribution.Cdf(pooled) };
         var series = parts.Select(p => p.Series).Distinct().Count() == 1 ? parts[0].Series : null;
-        var label = string.Join("+", parts.Select(p => $"#{p.Report.Run.Id}")) + (series is null ? "" : $" {series}");
-        return new ComparedItem(key, label, parts[0].Report.Run, series, RunStatistics.Pooled(parts.Select(p => p.Statistics).ToList(), pooled), pooled, shape)
+        var settings = parts.Select(p => RunNames.Setting(p.Report.Run)).Distinct().ToList();
+        var name = series ?? (settings is [{ } setting] ? setting : null);
+        var label = name is null ? string.Join("+", parts.Select(p => $"#{p.Report.Run.Id}"))
+            : Label(name, $"{parts.Count} runs: {string.Join(", ", parts.Select(p => $"#{p.Report.Run.Id}"))}");
+        var statistics = RunStatistics.Pooled(parts.Select(p => p.Statistics).ToList(), pooled) with { Latency = LatencyLadder.OfRuns(perRun) };
+        return new ComparedItem(key, label, parts[0].Report.Run, series, statistics, pooled, shape)
         {
             RunLatencies = perRun,
             GroupRuns = parts.Select(p => p.Report.Run).ToList(),

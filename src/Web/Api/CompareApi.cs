@@ -23,20 +23,21 @@ public static class CompareApi
     /// as a post's table (<see cref="ComparisonTables"/>: each figure with its percentage of the baseline, the
     /// verdicts, what differs); <c>latency=service</c> compares the
     /// service time of open-model runs instead of their corrected latency. An item may be a group of separate runs,
-    /// <c>12+14+16</c> (a space counts as '+'); <c>pick=best</c> takes each group's run with the lowest median
-    /// instead of all its runs pooled; <c>margin</c> is the equivalence margin in percent (default 2).
+    /// <c>12+14+16</c> (a space counts as '+'), compared by all its runs (<c>pick</c> is accepted, and reads the
+    /// same); <c>margin</c> is the equivalence margin in percent (default 2).
     /// </summary>
     static async Task<IResult> CompareAsync(
         string[]? items, string? baseline, int? seed, string? format, string? latency, string? margin, string? pick, ComparisonQueries queries, HttpContext context, CancellationToken ct)
     {
         if (!AnswerFormats.TryParse(format, csv: true, out var answer)) return AnswerFormats.Refused(csv: true);
-        if (!GroupPicks.TryParse(pick, out var groupPick))
+        // pick is read for the addresses that name it; every group counts all its runs (GroupPick).
+        if (!GroupPicks.TryParse(pick, out _))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["pick"] = [GroupPicks.Message] });
         if (!LatencyBasisQuery.TryParse(latency, out var basis))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["latency"] = [LatencyBasisQuery.Message] });
         if (!TryParseMargin(margin, out var fraction))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["margin"] = [MarginMessage] });
-        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction, groupPick);
+        var (comparison, errors) = await queries.CompareAsync(SplitItems(items), baseline, seed ?? Bootstrap.DefaultSeed, ct, Security.AdminGate.IsIdentifiedAdmin(context), basis, fraction);
         if (comparison is null) return TypedResults.ValidationProblem(errors);
         return answer switch
         {
@@ -70,7 +71,7 @@ public static class CompareApi
         var metrics = BaselineComparison.Metrics;
         var names = metrics.Select(m => m.ToString().ToLowerInvariant()).ToList();
         var text = new StringBuilder("item,label,baseline," + string.Join(",", names.Select(n => n is "throughput" or "errors" ? n : n + "_ms"))
-            + "," + string.Join(",", names.Select(n => n + "_percent")) + ",median_verdict,p95_verdict\n");
+            + "," + string.Join(",", names.Select(n => n + "_percent")) + "," + string.Join(",", Verdicts.Metrics.Select(m => m.Metric + "_verdict")) + "\n");
         foreach (var (item, row) in c.Items.Zip(c.Rows))
         {
             string Value(ComparedMetric m) => row.Values[m] is { } v ? (m is ComparedMetric.Throughput or ComparedMetric.Errors ? v : v / 1e6).ToString("R", CultureInfo.InvariantCulture) : "";
@@ -79,7 +80,7 @@ public static class CompareApi
             text.Append(CultureInfo.InvariantCulture, $"{Quote(item.Key)},{Quote(item.Label)},{(row.IsBaseline ? 1 : 0)},")
                 .Append(string.Join(",", metrics.Select(Value))).Append(',')
                 .Append(string.Join(",", metrics.Select(Percent))).Append(',')
-                .Append(Verdict("median")).Append(',').Append(Verdict("p95")).Append('\n');
+                .Append(string.Join(",", Verdicts.Metrics.Select(m => Verdict(m.Metric)))).Append('\n');
         }
         return text.ToString();
     }

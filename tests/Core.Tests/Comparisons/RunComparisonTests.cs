@@ -80,7 +80,7 @@ public class RunComparisonTests
 
         Assert.Equal(["1", "2", "3"], comparison.Rows.Select(r => r.Name));
         Assert.InRange(comparison.Rows[1].PercentOfBaseline[ComparedMetric.Mean]!.Value, 70, 80);
-        Assert.Equal(4, comparison.Verdicts.Count); // median and p95 for each non-baseline item
+        Assert.Equal(6, comparison.Verdicts.Count); // median, p95 and p99 for each non-baseline item
         var median = comparison.Verdicts.Single(v => v.ItemKey == "2" && v.Metric == "median");
         Assert.Equal((NoiseModel.RunHistory, VerdictCall.Faster), (median.Noise, median.Call));
         Assert.InRange(median.Change.Change, median.Change.Lower, median.Change.Upper);
@@ -124,8 +124,9 @@ public class RunComparisonTests
         Assert.Equal("no clear difference (95 % CI 0.99× to 1.03×)", Say(C(0.01, -0.012, 0.031)));
         Assert.Equal("1.05× slower (95 % CI 1.02× to 1.08×)", Say(C(0.05, 0.02, 0.08)));
         Assert.Equal("26.0× slower (95 % CI 25.0× to 27.0×)", Say(C(25, 24, 26)));
-        // A discrete percentile's point estimate can sit just outside its interval: the word follows the interval.
-        Assert.Equal("1.01× faster (95 % CI 1.01× to 1.03×)", Say(C(0, -0.03, -0.01)));
+        // A discrete percentile's point estimate can sit just outside its interval: the word follows the interval, the
+        // ratio stays the estimate, the figure the compare table shows beside it.
+        Assert.Equal("1.00× faster (95 % CI 1.01× to 1.03×)", Say(C(0, -0.03, -0.01)));
         Assert.Equal(VerdictCall.CannotTell, Verdicts.Call(C(0.05, 0.02, 0.08), NoiseModel.RequestsOnly, 0.02));
         Assert.Equal(VerdictCall.Slower, Verdicts.Call(C(0.05, 0.02, 0.08), NoiseModel.RunGroups, 0.02));
     }
@@ -147,6 +148,29 @@ public class RunComparisonTests
         Assert.Equal((NoiseModel.RunGroups, VerdictCall.Slower), (median.Noise, median.Call));
         Assert.Equal((3, 3), median.Change.Runs);
         Assert.InRange(median.Change.Change, 0.15, 0.25); // 12.03 vs 10.07 ms on average
+    }
+
+    [Fact]
+    public void EachRowsRatioIsItsVerdictsEstimateForGroupsAndSingleRunsAlike()
+    {
+        var a = new[] { Item(1, "0"), Item(3, "0", latencyMs: 10.4), Item(5, "0", latencyMs: 9.8) };
+        var b = new[] { Item(2, "0", latencyMs: 40), Item(4, "0", latencyMs: 44), Item(6, "0", latencyMs: 38) };
+        ComparedItem Group(string key, ComparedItem[] runs) => runs[0] with
+        {
+            Key = key, RunLatencies = runs.Select(r => r.SortedLatencies).ToList(), GroupRuns = runs.Select(r => r.Run).ToList(),
+            SortedLatencies = runs.SelectMany(r => r.SortedLatencies).Order().ToArray(),
+        };
+        var single = Item(7, "0", latencyMs: 20);
+
+        var comparison = RunComparison.Build([Group("1+3+5", a), Group("2+4+6", b), single], "1+3+5");
+
+        foreach (var (item, row) in comparison.Items.Zip(comparison.Rows).Where(p => !p.Second.IsBaseline))
+            foreach (var (metric, name) in new[] { (ComparedMetric.Median, "median"), (ComparedMetric.P95, "p95"), (ComparedMetric.P99, "p99") })
+            {
+                var verdict = comparison.Verdicts.Single(v => v.ItemKey == item.Key && v.Metric == name);
+                Assert.Equal(1 + verdict.Change.Change, row.PercentOfBaseline[metric]!.Value / 100, 12);
+                Assert.True(verdict.Change.Change > 0, $"{item.Key} {name}"); // slower, as the table says
+            }
     }
 
     [Theory]

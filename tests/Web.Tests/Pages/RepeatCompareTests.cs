@@ -29,7 +29,7 @@ public class RepeatCompareTests
         var ids = Ids(plain);
         Assert.Equal($"/compare?items={Uri.EscapeDataString($"{ids[0]},{ids[1]},{ids[2]}")}", plain.GetProperty("compare").GetString());
 
-        // Variants taking turns in each run, best of 3: one group per variant.
+        // Variants taking turns in each run, asked for the best of 3 (an old address's pick): one group per variant.
         var interleaved = await RepeatAsync(new
         {
             kind = "http", url = target.Url("/delay?ms=1").ToString(), requests = 20, repeat = 3, pick = "best",
@@ -48,7 +48,8 @@ public class RepeatCompareTests
             Assert.Contains("<table id=\"comparison\">", html);
         }
         var best = await client.GetFromJsonAsync<JsonElement>("/api" + interleaved.GetProperty("compare").GetString());
-        Assert.All(best.GetProperty("items").EnumerateArray(), i => Assert.Contains("(best of 3: ", i.GetProperty("label").GetString()));
+        // Each variant's group is named by the variant, then its runs; pick=best reads as all its runs, as the verdict weighs them.
+        Assert.All(best.GetProperty("items").EnumerateArray(), i => Assert.Matches(@"^(one|four) — 3 runs: #\d+, #\d+, #\d+$", i.GetProperty("label").GetString()));
 
         var refused = await client.PostAsJsonAsync("/api/runs", new { kind = "http", url = target.Url("/").ToString(), requests = 5, repeat = 3, pick = "worst" });
         Assert.Equal(HttpStatusCode.BadRequest, refused.StatusCode);
@@ -56,7 +57,7 @@ public class RepeatCompareTests
     }
 
     [Fact]
-    public async Task TheFormQueuesSettingsTimesRunsAndOpensTheirComparisonWhichGroupsByBestOrPooled()
+    public async Task TheFormQueuesSettingsTimesRunsAndOpensTheirComparisonGroupedAndNamedBySetting()
     {
         await using var target = await KestrelTarget.StartAsync();
         await using var app = new DashboardFactory();
@@ -68,12 +69,12 @@ public class RepeatCompareTests
             ["Http.Concurrency"] = "1", ["Http.TimeoutMs"] = "10000", ["Http.KeepAlive"] = "true", ["Http.FirstVariantName"] = "one",
             ["Http.Variants[0].Name"] = "two", ["Http.Variants[0].Url"] = target.Url("/delay?ms=2").ToString(),
             ["Http.Variants[1].Name"] = "four", ["Http.Variants[1].Url"] = target.Url("/delay?ms=4").ToString(),
-            ["Repeat.Times"] = "3", ["Repeat.SeparateRuns"] = "true", ["Repeat.Pick"] = "best",
+            ["Repeat.Times"] = "3", ["Repeat.SeparateRuns"] = "true",
         });
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         var address = response.RequestMessage!.RequestUri!;
         Assert.Equal("/compare", address.AbsolutePath);
-        Assert.EndsWith("&pick=best", address.Query);
+        Assert.DoesNotContain("pick=", address.Query); // every group counts all its runs: there is nothing to pick
         var runs = await client.GetFromJsonAsync<JsonElement>("/api/runs");
         var ids = runs.EnumerateArray().Select(r => r.GetProperty("id").GetInt64()).Order().ToList();
         Assert.Equal(9, ids.Count);
@@ -86,8 +87,15 @@ public class RepeatCompareTests
         var runPage = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{ids[4]}"));
         Assert.Contains($"<a href=\"/compare?items={Uri.EscapeDataString(string.Join(",", groups))}\">compare them, 3 settings grouped</a>", runPage);
         var html = WebUtility.HtmlDecode(await client.GetStringAsync(address.PathAndQuery));
-        Assert.Contains("<strong>its best run</strong>", html);
-        Assert.Equal(3, Regex.Matches(html, "<tr data-item=\"[^\"]+\">\\s*<th><a href=\"/runs/\\d+\">#\\d+ \\(best of 3: ").Count);
+        Assert.Contains("each percentile is the mean of its runs'", html); // the basis, said once above the table
+        // Each setting by its name, its runs, and what sets it apart in full: no URL cut, no ms=1 hidden as a secret.
+        foreach (var (name, ms) in new[] { ("one", 1), ("two", 2), ("four", 4) })
+            Assert.Matches($"<tr data-item=\"[^\"]+\">\\s*<th><a href=\"/runs/\\d+\">{name} — 3 runs: #\\d+, #\\d+, #\\d+</a>[^<]*<br /><span class=\"muted setting\">url {Regex.Escape(target.Url($"/delay?ms={ms}").ToString())}</span>", html);
+        Assert.DoesNotContain("(hidden", html[..html.IndexOf("id=\"compared-runs\"", StringComparison.Ordinal)]);
+        // The runs list names each run by its setting, not "(ad hoc)".
+        var list = WebUtility.HtmlDecode(await client.GetStringAsync("/"));
+        Assert.DoesNotContain("(ad hoc)", list);
+        foreach (var name in new[] { "one", "two", "four" }) Assert.Equal(3, Regex.Matches(list, $"<td class=\"long\">{name}</td>").Count);
 
         // Ticking all nine on the picker with "Group repeats" compares the same three groups, not an error.
         var ticked = string.Join("&", ids.Select(id => $"items={id}"));
@@ -96,7 +104,7 @@ public class RepeatCompareTests
         Assert.Equal(string.Join(",", groups), Uri.UnescapeDataString(Regex.Match(picked.RequestMessage!.RequestUri!.Query, "items=([^&]+)").Groups[1].Value));
         var pooled = WebUtility.HtmlDecode(await picked.Content.ReadAsStringAsync());
         Assert.DoesNotContain("Choose 2 to", pooled);
-        Assert.Contains("<strong>all its runs pooled</strong>", pooled);
+        Assert.Contains("id=\"basis\"", pooled);
     }
 
     [Fact]

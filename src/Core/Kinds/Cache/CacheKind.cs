@@ -24,7 +24,7 @@ public sealed class CacheKind(IOptions<RunLimits> limits, NamedConnections conne
     public override IReadOnlyList<string> PlannedSeries(CacheParameters p) => p.Series();
 
     public override IReadOnlyList<(string Name, CacheParameters Parameters)> SeparateVariants(CacheParameters p) =>
-        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1 })).ToList();
+        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1, Setting = v.Name })).ToList();
 
     /// <summary>Each phase runs the load once.</summary>
     public override PlannedLoad? Planned(CacheParameters p) => PlannedLoad.Of(p, Math.Max(1, p.Phases?.Count ?? 1));

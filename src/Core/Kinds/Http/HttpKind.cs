@@ -32,7 +32,7 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     public override IReadOnlyList<string> PlannedSeries(HttpParameters p) => p.Resolved().Select(v => v.Name).ToList();
 
     public override IReadOnlyList<(string Name, HttpParameters Parameters)> SeparateVariants(HttpParameters p) =>
-        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1 })).ToList();
+        p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1, Setting = v.Name })).ToList();
 
     public override HttpParameters IdenticalVariants(HttpParameters plain) => plain with { Variants = [new() { Name = "A" }, new() { Name = "B" }], InterleaveBlock = 1 };
 

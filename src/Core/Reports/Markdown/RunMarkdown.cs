@@ -25,7 +25,7 @@ public static class RunMarkdown
     {
         var md = new StringBuilder();
         var s = digest.Statistics;
-        var name = run.Benchmark?.Name ?? run.BenchmarkName;
+        var name = RunNames.Named(run);
         md.Append("### Run ").Append(run.Id.ToString(Invariant)).Append(": ")
           .Append(MarkdownTable.Escape(name is { Length: > 0 } ? $"{name} ({run.Kind})" : run.Kind)).Append("\n\n");
 

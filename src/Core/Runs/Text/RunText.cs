@@ -30,6 +30,7 @@ public static class RunText
         Banner(text, "BENCHMARK");
         Line(text, "Run:", $"{Integer(run, "id")} ({String(run, "status")}){(link is null ? "" : "  " + link)}");
         if (String(run, "benchmarkName") is { } name) Line(text, "Benchmark:", name);
+        if (String(parameters, "setting") is { } setting) Line(text, "Setting:", setting);
         Line(text, "Kind:", String(run, "kind") ?? "?");
         if (String(parameters, "url") is { } url) Line(text, "URL:", url);
         if (Number(parameters, "concurrency") is { } connections) Line(text, "Used Connections:", Format(connections, "0"));

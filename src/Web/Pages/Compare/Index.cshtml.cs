@@ -65,7 +65,7 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
         Basis = basis;
         if (Keys.Count > 0 && Pending.Count == 0)
         {
-            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Reports.Report.RevealsSecrets(HttpContext), basis, fraction, Pick);
+            var (comparison, errors) = await comparisons.CompareAsync(Keys, baseline, seed ?? Bootstrap.DefaultSeed, ct, Reports.Report.RevealsSecrets(HttpContext), basis, fraction);
             Comparison = comparison;
             Errors = errors;
             if (comparison is not null) ChartJson = CompareCharts.Build(comparison);
@@ -81,35 +81,42 @@ public sealed class IndexModel(ComparisonQueries comparisons, RunQueries runs) :
     }
 
     /// <summary>
-    /// What sets an item apart from the others, for its row: the parameters that differ (at most two, long values cut
-    /// from the left, "url …/target/delay?ms=2"). Separate runs of each setting have no variant name to show.
+    /// What sets an item apart from the others, for its row: the parameters that differ (at most two), in full as the
+    /// reader may see them ("url http://127.0.0.1:5000/target/delay?ms=2"; a secret as its fingerprint). The setting's
+    /// name is the row's label already.
     /// </summary>
     public string SettingOf(ComparedItem item)
     {
         var index = Comparison!.Items.ToList().IndexOf(item);
         var parts = Comparison.Differences.Where(d => d.Field.StartsWith("parameters.", StringComparison.Ordinal)).Take(2)
-            .Select(d => $"{d.Field["parameters.".Length..]} {Cut(d.Values[index] ?? "(absent)")}");
+            .Select(d => $"{d.Field["parameters.".Length..]} {d.Values[index] ?? "(absent)"}");
         return string.Join(", ", parts);
-        static string Cut(string value) => value.Length <= 32 ? value : "…" + value[^31..];
     }
 
     /// <summary>The verdict on one percentile of an item against the baseline, if there is one.</summary>
     public Verdict? VerdictOn(string itemKey, string metric) => Comparison?.Verdicts.FirstOrDefault(v => v.ItemKey == itemKey && v.Metric == metric);
 
     /// <summary>
-    /// The call that may colour a figure of the summary table: the verdict on that percentile (median, p95), or for
-    /// the other figures the verdicts' call when median and p95 agree on a difference. Otherwise none.
+    /// The call that may colour a figure of the summary table: the verdict on that percentile (median, p95, p99); for
+    /// the other latency figures the verdicts' call when all three agree on a difference and the figure itself moved
+    /// that way (a slowest request can go against the median). Otherwise none: a colour never says what the ratio beside it does not.
     /// </summary>
-    public VerdictCall? CallFor(string itemKey, ComparedMetric metric)
+    public VerdictCall? CallFor(string itemKey, ComparedMetric metric, double? percentOfBaseline = null)
     {
         var median = VerdictOn(itemKey, "median")?.Call;
         var p95 = VerdictOn(itemKey, "p95")?.Call;
+        var p99 = VerdictOn(itemKey, "p99")?.Call;
+        var agreed = median == p95 && p95 == p99 && median is VerdictCall.Faster or VerdictCall.Slower ? median : null;
+        var higherIsBetter = metric == ComparedMetric.Throughput;
+        var movedAsCalled = percentOfBaseline is { } percent && agreed is { } call
+            && (call == VerdictCall.Slower) == (higherIsBetter ? percent < 100 : percent > 100) && percent != 100;
         return metric switch
         {
             ComparedMetric.Median => median,
             ComparedMetric.P95 => p95,
+            ComparedMetric.P99 => p99,
             ComparedMetric.Errors => null,
-            _ => median == p95 && median is VerdictCall.Faster or VerdictCall.Slower ? median : null,
+            _ => movedAsCalled ? agreed : null,
         };
     }
 

@@ -15,7 +15,7 @@ public sealed class RepeatFields
     /// <summary>Each variant as runs of its own (A B C A B C …) rather than variants taking turns inside each run.</summary>
     public bool SeparateRuns { get; set; }
 
-    /// <summary>"pooled" or "best": how the comparison takes each setting's runs.</summary>
+    /// <summary>"pooled" or "best", as the API's <c>pick</c>: accepted from old links; a comparison takes all of a setting's runs either way.</summary>
     public string? Pick { get; set; }
 
     /// <summary>A link that fills the form with the Dynamic Cache comparison's job for this dashboard (HTTP only); not bound.</summary>

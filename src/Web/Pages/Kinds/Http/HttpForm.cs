@@ -47,7 +47,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
     /// <summary>
     /// The Dynamic Cache comparison as a preset: one endpoint under three settings (the dashboard's own /target/delay
     /// at 2, 10 and 20 ms: apart by more than a loaded machine's noise), each as runs of its own, 3 runs each,
-    /// compared by the best of 3. Warm-up requests keep a fresh process's first (JIT-compiling) requests out of the
+    /// compared by all three. Warm-up requests keep a fresh process's first (JIT-compiling) requests out of the
     /// figures: a cold first run would widen every verdict.
     /// </summary>
     public override string? RepeatExample(string dashboard)
@@ -59,7 +59,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
             ("Http.Url", target + "?ms=2"), ("Http.FirstVariantName", "delay-2ms"), ("Http.Requests", "100"), ("Http.WarmupRequests", "20"),
             ("Http.Variants[0].Name", "delay-10ms"), ("Http.Variants[0].Url", target + "?ms=10"),
             ("Http.Variants[1].Name", "delay-20ms"), ("Http.Variants[1].Url", target + "?ms=20"),
-            ("Repeat.Times", "3"), ("Repeat.SeparateRuns", "true"), ("Repeat.Pick", "best"),
+            ("Repeat.Times", "3"), ("Repeat.SeparateRuns", "true"),
         };
         return "/runs/new?" + string.Join("&", fields.Select(f => $"{Uri.EscapeDataString(f.Name)}={Uri.EscapeDataString(f.Value)}"));
     }
