@@ -18,15 +18,20 @@ public static class BaselineComparison
 {
     public static readonly ComparedMetric[] Metrics = Enum.GetValues<ComparedMetric>();
 
-    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline)
+    /// <param name="unitsOf">
+    /// Per what each item is compared, when a sample carries several units (a batch request carries its entities):
+    /// how many a sample of the item carries. Times are then per unit, throughput is units per second, and the total
+    /// time is the time spent per unit delivered. Null: per sample.
+    /// </param>
+    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline, Func<string, int>? unitsOf = null)
     {
         var baselineItem = items.FirstOrDefault(i => i.Name == baseline);
         if (baselineItem.Statistics is null) throw new ArgumentException($"'{baseline}' is not among the compared items.", nameof(baseline));
-        var baseValues = ValuesOf(baselineItem.Statistics);
+        var baseValues = unitsOf is null ? ValuesOf(baselineItem.Statistics) : PerUnit(baselineItem.Statistics, unitsOf(baseline));
 
         return items.Select(item =>
         {
-            var values = ValuesOf(item.Statistics);
+            var values = unitsOf is null ? ValuesOf(item.Statistics) : PerUnit(item.Statistics, unitsOf(item.Name));
             var percent = Metrics.ToDictionary(m => m, m =>
                 values[m] is { } v && baseValues[m] is { } b && b != 0 ? v / b * 100 : (double?)null);
             return new ComparisonRow(item.Name, item.Name == baseline, values, percent);
@@ -48,5 +53,19 @@ public static class BaselineComparison
             [ComparedMetric.Throughput] = s.SucceededPerSecond,
             [ComparedMetric.Errors] = s.Errors,
         };
+    }
+
+    /// <summary>The figures per unit, for samples of <paramref name="units"/> units each (a percentile ÷ a constant is the percentile of the divided values).</summary>
+    public static IReadOnlyDictionary<ComparedMetric, double?> PerUnit(RunStatistics s, int units)
+    {
+        var values = ValuesOf(s);
+        var delivered = (double)(s.Count - s.Errors) * units;
+        return values.ToDictionary(v => v.Key, v => v.Key switch
+        {
+            ComparedMetric.Errors => v.Value,
+            ComparedMetric.Throughput => v.Value * units,
+            ComparedMetric.TotalTime => delivered > 0 ? v.Value / delivered : null,
+            _ => v.Value / units,
+        });
     }
 }

@@ -70,8 +70,11 @@ public sealed record RunDto(
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
-    OutcomeDto? Outcome = null, string? WaitingFor = null)
+    OutcomeDto? Outcome = null, string? WaitingFor = null, IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null)
 {
+    // Answer: the kind's answer as rows of text (what the Markdown and text lead with); Blended: false when the series
+    // are unlike operations, so that no figure of the run in all (its median, its ladder) describes any of them.
+
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
     /// names say) and, for a completed run of a saved benchmark, its pass/fail result and its place in the history.
