@@ -88,6 +88,14 @@ public class TablePagesTests
             if (variantsRow.Contains(" faster<")) Assert.Contains(" more", cells[rate]);
             if (variantsRow.Contains(" slower<")) Assert.Contains(" less", cells[rate]);
         }
+        // The cards at the top say the same median per entity as the answer's matrix.
+        foreach (var series in figures.Keys)
+        {
+            var card = Regex.Match(html, $"variant-card\" data-series=\"{Regex.Escape(series)}\">.*?data-field=\"p50\"[^>]*>([^<]+)<", RegexOptions.Singleline).Groups[1].Value;
+            var cell = Regex.Match(html, $"<td class=\"[^\"]*\" data-series=\"{Regex.Escape(series)}\"[^>]*>\\s*<strong>([^<]+)</strong>", RegexOptions.Singleline).Groups[1].Value;
+            Assert.Equal((series, cell.Trim()), (series, card.Trim()));
+            Assert.NotEqual("", card.Trim());
+        }
         Assert.DoesNotContain("all variants together", html);
         Assert.DoesNotContain("id=\"ladder\"", html);
         Assert.Contains("id=\"run-counts\"", html);
