@@ -60,7 +60,8 @@ public sealed record StatsDto(
 
 /// <summary>
 /// One series of a run (a cache phase) with its statistics; hits and misses count measured reads that got
-/// an answer. <see cref="PercentOfFirst"/> is the percentage table: each figure as a percentage of the first series'.
+/// an answer. <see cref="PercentOfFirst"/> is the percentage table: each figure as a percentage of the first series', per
+/// entity for a Table run (as its page), empty where the series are no percentages of one another (file phases).
 /// </summary>
 public sealed record SeriesDto(string Name, int Hits, int Misses, StatsDto Stats, IReadOnlyDictionary<string, double?> PercentOfFirst);
 
@@ -79,16 +80,23 @@ public sealed record RunDto(
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
     /// names say) and, for a completed run of a saved benchmark, its pass/fail result and its place in the history.
     /// </summary>
-    public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures) =>
-        From(report, shownParameters) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures };
+    /// <param name="basis">How the run's kind compares its series (<see cref="SeriesBasis"/>): per entity for Table runs; none for file phases.</param>
+    public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures, SeriesBasis? basis = null) =>
+        From(report, shownParameters, basis) with { Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures };
 
-    public static RunDto From(RunReport report, Func<string, string> shownParameters)
+    /// <param name="basis">
+    /// Each series' <c>percentOfFirst</c> is on the run page's basis: per unit when the kind has one (a Table run: per
+    /// entity), and empty when its series are no percentages of one another (file phases).
+    /// </param>
+    public static RunDto From(RunReport report, Func<string, string> shownParameters, SeriesBasis? basis = null)
     {
         var series = report.Series;
-        var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
+        basis ??= SeriesBasis.Alike;
+        var compared = series.Count == 0 || !basis.Percentages ? []
+            : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name, basis.Unit is null ? null : basis.UnitsOf);
         if (!report.Run.Status.IsFinal()) return From(report.Run, shownParameters); // figures come when it ends; until then, live
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
-            compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
+            compared.Count == 0 ? new Dictionary<string, double?>() : compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
             with { Load = OpenLoadDto.From(report.Digest.Load), Agents = RunAgentDto.List(report.Run, report.Digest) };
     }
 

@@ -130,7 +130,7 @@ public static class RunsApi
         var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
         var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.History);
         var (lead, blended) = Framing(kinds, report);
-        var dto = RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome), Answer = lead.Count > 0 ? lead : null, Blended = blended };
+        var dto = RunDto.From(report, shown, point, report.Digest.Figures, kinds.SeriesBasis(report.Run)) with { Outcome = OutcomeDto.From(outcome), Answer = lead.Count > 0 ? lead : null, Blended = blended };
         if (answer == AnswerFormat.Json) return TypedResults.Ok(dto);
         // Laid out from the JSON answer itself, as benchdash lays out what it reads: both print the same.
         var json = context.RequestServices.GetRequiredService<Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions>>().Value.SerializerOptions;

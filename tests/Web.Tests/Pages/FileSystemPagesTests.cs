@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Http.Json;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Data;
@@ -48,6 +49,9 @@ public class FileSystemPagesTests
         Assert.DoesNotContain("id=\"ladder\"", html);
         Assert.Contains("id=\"run-counts\"", html);
 
+        // The API agrees: no phase as a percentage of another.
+        var api = await client.GetFromJsonAsync<System.Text.Json.JsonElement>($"/api/runs/{id}");
+        Assert.All(api.GetProperty("series").EnumerateArray(), series => Assert.Empty(series.GetProperty("percentOfFirst").EnumerateObject()));
         var markdown = await client.GetStringAsync($"/api/runs/{id}?format=markdown");
         Assert.StartsWith("#### Median operation per phase (ms), each location against temp", markdown[markdown.IndexOf("####", StringComparison.Ordinal)..]);
         var text = await client.GetStringAsync($"/api/runs/{id}?format=text");

@@ -68,8 +68,8 @@ public class TablePagesTests
     /// </summary>
     static async Task AssertOneBasisPerEntityAsync(HttpClient client, long id, string html)
     {
-        var figures = (await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}")).GetProperty("figures").EnumerateArray()
-            .ToDictionary(f => f.GetProperty("series").GetString()!);
+        var api = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}");
+        var figures = api.GetProperty("figures").EnumerateArray().ToDictionary(f => f.GetProperty("series").GetString()!);
         Assert.Contains("As a percentage of <span id=\"baseline-name\">single/expect-on/nagle-on</span>, per entity", html);
         var percent = Regex.Match(html, "<table id=\"series-percent\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value;
         var headers = Regex.Matches(Regex.Match(percent, "<thead>(.*?)</thead>", RegexOptions.Singleline).Groups[1].Value, "<th[^>]*>([^<]*)</th>").Select(m => m.Groups[1].Value).ToList();
@@ -82,6 +82,8 @@ public class TablePagesTests
             var cells = Regex.Matches(row, "<t[hd][^>]*>(.*?)</t[hd]>", RegexOptions.Singleline).Select(m => Regex.Replace(m.Groups[1].Value, "<[^>]+>", " ")).ToList();
             var ratio = f.GetProperty("p50PerEntityNs").GetDouble() / baseline.GetProperty("p50PerEntityNs").GetDouble();
             Assert.StartsWith((ratio * 100).ToString(ratio < 10 ? "0.0" : "#,0", System.Globalization.CultureInfo.InvariantCulture) + " %", cells[median].Trim());
+            var apiPercent = api.GetProperty("series").EnumerateArray().Single(x => x.GetProperty("name").GetString() == series).GetProperty("percentOfFirst").GetProperty("median").GetDouble();
+            Assert.Equal(ratio * 100, apiPercent, ratio * 100 * 1e-9); // the API on the page's basis
             // The same direction as the per-variant table's entities/s against the baseline: never faster there and slower here.
             var variantsRow = Regex.Match(Regex.Match(html, "<table id=\"table-variants\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value,
                 $"<tr data-series=\"{Regex.Escape(series)}\">(.*?)</tr>", RegexOptions.Singleline).Groups[1].Value;
