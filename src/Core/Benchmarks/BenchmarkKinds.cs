@@ -70,6 +70,9 @@ public sealed class BenchmarkKinds
     /// <summary>How much the run will do (<see cref="IBenchmarkKind.Planned"/>), or null.</summary>
     public PlannedLoad? Planned(Run run) => Ask(run, (kind, p) => kind.Planned(p));
 
+    /// <summary>How the run's series are set side by side; as series of one operation when its kind or parameters cannot be read.</summary>
+    public SeriesBasis SeriesBasis(Run run) => Ask(run, (kind, p) => kind.SeriesBasis(p)) ?? Benchmarks.SeriesBasis.Alike;
+
     /// <summary>Asks the run's kind about its parameters; null for an unknown kind or unreadable parameters (an old run).</summary>
     public T? Ask<T>(Run run, Func<IBenchmarkKind, object, T?> question, string? parametersJson = null) where T : class
     {

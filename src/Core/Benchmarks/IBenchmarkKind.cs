@@ -43,6 +43,9 @@ public interface IBenchmarkKind
     /// <summary>How much a run of these parameters will do, for a live view's progress; null when it cannot be told.</summary>
     PlannedLoad? Planned(object parameters);
 
+    /// <summary>How a run of these parameters sets its series side by side: blended or not, and per what.</summary>
+    SeriesBasis SeriesBasis(object parameters);
+
     /// <summary>
     /// The variants these parameters interleave in one run, each as the parameters of a plain run of it alone (for
     /// A B A B … separate runs); empty for a kind or parameters without variants.
@@ -95,6 +98,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     public abstract string Describe(TParameters parameters);
     public virtual IReadOnlyList<string> PlannedSeries(TParameters parameters) => [];
     public virtual string? BaselineSeries(TParameters parameters) => PlannedSeries(parameters).FirstOrDefault();
+    public virtual SeriesBasis SeriesBasis(TParameters parameters) => Benchmarks.SeriesBasis.Alike;
     public virtual IReadOnlyList<(string Name, TParameters Parameters)> SeparateVariants(TParameters parameters) => [];
     public virtual TParameters? IdenticalVariants(TParameters plain) => null;
 
@@ -118,6 +122,7 @@ public abstract class BenchmarkKind<TParameters> : IBenchmarkKind where TParamet
     IReadOnlyList<string> IBenchmarkKind.PlannedSeries(object parameters) => PlannedSeries((TParameters)parameters);
     string? IBenchmarkKind.BaselineSeries(object parameters) => BaselineSeries((TParameters)parameters);
     PlannedLoad? IBenchmarkKind.Planned(object parameters) => Planned((TParameters)parameters);
+    SeriesBasis IBenchmarkKind.SeriesBasis(object parameters) => SeriesBasis((TParameters)parameters);
     IReadOnlyList<(string Name, object Parameters)> IBenchmarkKind.SeparateVariants(object parameters) =>
         SeparateVariants((TParameters)parameters).Select(v => (v.Name, (object)v.Parameters)).ToList();
     object? IBenchmarkKind.IdenticalVariants(object plain) => IdenticalVariants((TParameters)plain);

@@ -18,8 +18,13 @@ public static class BaselineComparison
 {
     public static readonly ComparedMetric[] Metrics = Enum.GetValues<ComparedMetric>();
 
-    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline) =>
-        Compare(items.Select(i => (i.Name, ValuesOf(i.Statistics))).ToList(), baseline);
+    /// <param name="unitsOf">
+    /// Per what each item is compared, when a sample carries several units (a batch request carries its entities):
+    /// how many a sample of the item carries. Times are then per unit, throughput is units per second, and the total
+    /// time is the time spent per unit delivered. Null: per sample.
+    /// </param>
+    public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, RunStatistics Statistics)> items, string baseline, Func<string, int>? unitsOf = null) =>
+        Compare(items.Select(i => (i.Name, unitsOf is null ? ValuesOf(i.Statistics) : PerUnit(i.Statistics, unitsOf(i.Name)))).ToList(), baseline);
 
     /// <summary>As above, for figures already taken from the statistics (a group's percentiles are its runs' mean).</summary>
     public static IReadOnlyList<ComparisonRow> Compare(IReadOnlyList<(string Name, IReadOnlyDictionary<ComparedMetric, double?> Values)> items, string baseline)
@@ -52,5 +57,19 @@ public static class BaselineComparison
             [ComparedMetric.Throughput] = s.SucceededPerSecond,
             [ComparedMetric.Errors] = s.Errors,
         };
+    }
+
+    /// <summary>The figures per unit, for samples of <paramref name="units"/> units each (a percentile ÷ a constant is the percentile of the divided values).</summary>
+    public static IReadOnlyDictionary<ComparedMetric, double?> PerUnit(RunStatistics s, int units)
+    {
+        var values = ValuesOf(s);
+        var delivered = (double)(s.Count - s.Errors) * units;
+        return values.ToDictionary(v => v.Key, v => v.Key switch
+        {
+            ComparedMetric.Errors => v.Value,
+            ComparedMetric.Throughput => v.Value * units,
+            ComparedMetric.TotalTime => delivered > 0 ? v.Value / delivered : null,
+            _ => v.Value / units,
+        });
     }
 }

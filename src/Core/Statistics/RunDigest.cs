@@ -71,7 +71,7 @@ public sealed record RunDigest(
     LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
-    public const int CurrentVersion = 4; // 4: last windows end with the run, short runs' fine windows
+    public const int CurrentVersion = 5; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts)
 
     /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
     public const string WholeRun = "";

@@ -60,7 +60,8 @@ public sealed record StatsDto(
 
 /// <summary>
 /// One series of a run (a cache phase) with its statistics; hits and misses count measured reads that got
-/// an answer. <see cref="PercentOfFirst"/> is the percentage table: each figure as a percentage of the first series'.
+/// an answer. <see cref="PercentOfFirst"/> is the percentage table: each figure as a percentage of the first series', per
+/// entity for a Table run (as its page), empty where the series are no percentages of one another (file phases).
 /// </summary>
 public sealed record SeriesDto(string Name, int Hits, int Misses, StatsDto Stats, IReadOnlyDictionary<string, double?> PercentOfFirst);
 
@@ -70,8 +71,12 @@ public sealed record RunDto(
     JsonElement Parameters, string? Error, EnvironmentSnapshot? Environment, CachingEvidence? CachingEvidence, RunNotes? Notes,
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
-    OutcomeDto? Outcome = null, string? WaitingFor = null, bool? ThresholdsRecorded = null, ThresholdResult? ThresholdsToday = null, string? ThresholdsRemark = null)
+    OutcomeDto? Outcome = null, string? WaitingFor = null, bool? ThresholdsRecorded = null, ThresholdResult? ThresholdsToday = null, string? ThresholdsRemark = null,
+    IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null)
 {
+    // Answer: the kind's answer as rows of text (what the Markdown and text lead with); Blended: false when the series
+    // are unlike operations, so that no figure of the run in all (its median, its ladder) describes any of them.
+
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
     /// names say) and, for a completed run of a saved benchmark, its pass/fail result and its place in the history.
@@ -79,20 +84,27 @@ public sealed record RunDto(
     /// false: limits were not recorded then, and it is today's); <see cref="ThresholdsToday"/> is today's limits'
     /// verdict when they have changed since, and <see cref="ThresholdsRemark"/> says so in words.
     /// </summary>
-    public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures) =>
-        From(report, shownParameters) with
+    /// <param name="basis">How the run's kind compares its series (<see cref="SeriesBasis"/>): per entity for Table runs; none for file phases.</param>
+    public static RunDto From(RunReport report, Func<string, string> shownParameters, HistoryPoint? point, object? figures, SeriesBasis? basis = null) =>
+        From(report, shownParameters, basis) with
         {
             Thresholds = point?.Thresholds, Regression = RegressionDto.From(point?.History), Figures = figures,
             ThresholdsRecorded = point?.Limits?.Recorded, ThresholdsToday = point?.Limits?.Today, ThresholdsRemark = point?.Limits?.Remark,
         };
 
-    public static RunDto From(RunReport report, Func<string, string> shownParameters)
+    /// <param name="basis">
+    /// Each series' <c>percentOfFirst</c> is on the run page's basis: per unit when the kind has one (a Table run: per
+    /// entity), and empty when its series are no percentages of one another (file phases).
+    /// </param>
+    public static RunDto From(RunReport report, Func<string, string> shownParameters, SeriesBasis? basis = null)
     {
         var series = report.Series;
-        var compared = series.Count == 0 ? [] : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name);
+        basis ??= SeriesBasis.Alike;
+        var compared = series.Count == 0 || !basis.Percentages ? []
+            : BaselineComparison.Compare(series.Select(s => (s.Name, s.Statistics)).ToList(), series[0].Name, basis.Unit is null ? null : basis.UnitsOf);
         if (!report.Run.Status.IsFinal()) return From(report.Run, shownParameters); // figures come when it ends; until then, live
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
-            compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
+            compared.Count == 0 ? new Dictionary<string, double?>() : compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
             with { Load = OpenLoadDto.From(report.Digest.Load), Agents = RunAgentDto.List(report.Run, report.Digest) };
     }
 

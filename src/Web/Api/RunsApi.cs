@@ -120,7 +120,7 @@ public static class RunsApi
     {
         var shown = Shown(context, display);
         if (!AnswerFormats.TryParse(format, csv: false, out var answer)) return AnswerFormats.Refused(csv: false);
-        if (answer == AnswerFormat.Markdown) return await MarkdownAsync(id, queries, shown, window, ct);
+        if (answer == AnswerFormat.Markdown) return await MarkdownAsync(id, queries, kinds, shown, window, ct);
         if (answer == AnswerFormat.Text && await queries.FindAsync(id, ct) is { } found && !found.Status.IsFinal()) return NotFinished(found);
         if (!includeStats && answer == AnswerFormat.Json)
             return await queries.FindAsync(id, ct) is { } run ? TypedResults.Ok(RunDto.From(run, shown)) : TypedResults.NotFound();
@@ -129,25 +129,45 @@ public static class RunsApi
         // Judged as its page judges it, so a pipeline gating on the API cannot pass a run the page shows red.
         var summary = report.Run.Status.IsFinal() ? point?.Summary ?? RunSummary.From(report.Statistics) : null;
         var outcome = RunOutcome.Judge(report.Run, summary, runsOptions.Value, point?.Thresholds, point?.History);
-        var dto = RunDto.From(report, shown, point, report.Digest.Figures) with { Outcome = OutcomeDto.From(outcome) };
+        var (lead, blended) = Framing(kinds, report);
+        var dto = RunDto.From(report, shown, point, report.Digest.Figures, kinds.SeriesBasis(report.Run)) with { Outcome = OutcomeDto.From(outcome), Answer = lead.Count > 0 ? lead : null, Blended = blended };
         if (answer == AnswerFormat.Json) return TypedResults.Ok(dto);
         // Laid out from the JSON answer itself, as benchdash lays out what it reads: both print the same.
         var json = context.RequestServices.GetRequiredService<Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions>>().Value.SerializerOptions;
         return AnswerFormats.Body(RunText.Format(JsonSerializer.SerializeToElement(dto, json)), AnswerFormat.Text);
     }
 
+    /// <summary>
+    /// The kind's answer from the run's stored figures, which its Markdown and text lead with, and whether its series
+    /// may be blended into one summary (not when they are unlike operations: single inserts and batches).
+    /// </summary>
+    static (IReadOnlyList<AnswerTable> Answer, bool Blended) Framing(BenchmarkKinds kinds, RunReport report)
+    {
+        IReadOnlyList<AnswerTable> answer = [];
+        try
+        {
+            if (report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = own.Answer(figures);
+        }
+        catch (JsonException)
+        {
+            // Figures of another shape (a kind's figures before they changed): the Markdown and text go without the answer.
+        }
+        return (answer, report.Series.Count == 0 || kinds.SeriesBasis(report.Run).Blended);
+    }
+
     static IResult NotFinished(Run run) => TypedResults.Problem(title: "The run has not finished.",
         detail: $"Run {run.Id} is {run.Status.ToApiName()}: its summary tables come when it ends.", statusCode: StatusCodes.Status409Conflict);
 
     /// <summary>A finished run's Markdown (<see cref="RunMarkdown"/>), from its digest: as cheap as its page, whatever its size.</summary>
-    static async Task<IResult> MarkdownAsync(long id, RunQueries queries, Func<string, string> shown, int? window, CancellationToken ct)
+    static async Task<IResult> MarkdownAsync(long id, RunQueries queries, BenchmarkKinds kinds, Func<string, string> shown, int? window, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is not { } run) return TypedResults.NotFound();
         if (!run.Status.IsFinal()) return NotFinished(run);
         if (await queries.ReportAsync(id, ct) is not { } report) return TypedResults.NotFound();
         try
         {
-            return AnswerFormats.Body(RunMarkdown.Of(report.Run, report.Digest, shown(report.Run.ParametersJson), window), AnswerFormat.Markdown);
+            var (lead, blended) = Framing(kinds, report);
+            return AnswerFormats.Body(RunMarkdown.Of(report.Run, report.Digest, shown(report.Run.ParametersJson), window, lead, blended), AnswerFormat.Markdown);
         }
         catch (ArgumentException ex)
         {

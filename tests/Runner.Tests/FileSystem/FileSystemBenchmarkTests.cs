@@ -4,6 +4,7 @@ using BenchDashboard.Core.Kinds.FileSystem;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using BenchDashboard.Processing.Executing;
+using BenchDashboard.Runner.Execution;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
@@ -45,6 +46,43 @@ public class FileSystemBenchmarkTests
         var notes = Json.Deserialize<RunNotes>(run.NotesJson!).Notes;
         Assert.Contains("temp: removed the run's folder.", notes);
         Assert.Contains("dir2: removed the run's folder.", notes);
+    }
+
+    [Fact]
+    public async Task InEveryPhaseEachRoundRunsTheSameFileOnEveryLocationLedByTheLocationDrawnForIt()
+    {
+        using var dir = new TempDirectory();
+        var (temp, content) = (Directory.CreateDirectory(dir.File("temp")).FullName, Directory.CreateDirectory(dir.File("content")).FullName);
+        var roots = new FileSystemRoots(new() { [FileSystemOptions.TempRoot] = temp, ["content"] = content }, []);
+        var run = new Run { Id = 9, Kind = FileSystemKind.KindName, ParametersJson = Json.Serialize(new FileSystemParameters
+            { Directories = ["temp", "content"], FileCount = 60, FileBytes = 100, FilesPerDirectory = 20, LargeFileMiB = 2 }) };
+        var samples = new List<Sample>();
+        var context = new BenchDashboard.Processing.Executing.RunContext(run, sample => { lock (samples) samples.Add(sample); return true; });
+
+        await new BenchDashboard.Runner.FileSystem.FileSystemBenchmark(roots).ExecuteAsync(context, CancellationToken.None);
+
+        // In the order they were recorded: phase after phase, and within a phase rounds of one operation per location.
+        var recorded = samples.OrderBy(s => s.Index).ToList();
+        Assert.Equal(Enumerable.Range(0, recorded.Count), recorded.Select(s => s.Index));
+        var phases = recorded.Select(s => s.Series!.Split('/')[1]).Distinct().ToList();
+        Assert.Equal(["create", "read", "stat", "delete", "large-write", "large-read"], phases);
+        var leaders = new List<int>();
+        foreach (var phase in phases)
+        {
+            var own = recorded.Where(s => s.Series!.EndsWith("/" + phase)).ToList();
+            Assert.Equal(0, own.Count % 2);
+            for (var round = 0; round < own.Count / 2; round++)
+            {
+                var pair = own.Skip(2 * round).Take(2).Select(s => s.Series!.Split('/')[0]).ToList();
+                Assert.Equal(["content", "temp"], pair.Order()); // each location once a round
+                var leader = pair[0] == "temp" ? 0 : 1;
+                Assert.Equal(VariantTurns.First(round, 2), leader); // the leader drawn for the round (round 0: the order given)
+                leaders.Add(leader);
+            }
+        }
+        Assert.InRange(leaders.Count(l => l == 1), leaders.Count / 4, leaders.Count * 3 / 4); // neither location leads every round
+        Assert.Empty(Directory.EnumerateFileSystemEntries(temp));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(content));
     }
 
     [Fact]

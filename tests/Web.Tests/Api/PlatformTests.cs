@@ -46,7 +46,7 @@ public class PlatformTests
     }
 
     [Fact]
-    public async Task AFileSystemRunShowsSeed001sTableAndRefusesDirectoriesOutsideTheRoots()
+    public async Task AFileSystemRunShowsItsLocationsTableAndRefusesDirectoriesOutsideTheRoots()
     {
         await using var app = new DashboardFactory();
         var client = app.CreateClient();
@@ -65,7 +65,7 @@ public class PlatformTests
             run.GetProperty("series").EnumerateArray().Select(s => s.GetProperty("name").GetString()));
 
         var page = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
-        Assert.Contains("<table id=\"filesystem-table\">", page);
+        Assert.Contains("<table class=\"matrix\" id=\"answer-locations\">", page);
         Assert.Contains("<tr data-location=\"temp\">", page);
     }
 

@@ -59,6 +59,55 @@ public class TablePagesTests
         Assert.Contains($"Endpoint: http://127.0.0.1:{azurite.Port}/devstoreaccount1 (shared key), table 'formtable'.", html);
         Assert.Contains("Client: Azure.Data.Tables 12.13.0 (TableClient), service version 2020-12-06, nothing retried.", html);
         Assert.DoesNotContain(Azurite.AccountKey, html + run.GetRawText());
+        await AssertOneBasisPerEntityAsync(client, id, html);
+    }
+
+    /// <summary>
+    /// Per entity throughout: the percentages are each variant's median per entity against the baseline's, in the
+    /// direction the per-variant table says; no figure blends single inserts with batches; Markdown and text lead with the matrix.
+    /// </summary>
+    static async Task AssertOneBasisPerEntityAsync(HttpClient client, long id, string html)
+    {
+        var api = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}");
+        var figures = api.GetProperty("figures").EnumerateArray().ToDictionary(f => f.GetProperty("series").GetString()!);
+        Assert.Contains("As a percentage of <span id=\"baseline-name\">single/expect-on/nagle-on</span>, per entity", html);
+        var percent = Regex.Match(html, "<table id=\"series-percent\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value;
+        var headers = Regex.Matches(Regex.Match(percent, "<thead>(.*?)</thead>", RegexOptions.Singleline).Groups[1].Value, "<th[^>]*>([^<]*)</th>").Select(m => m.Groups[1].Value).ToList();
+        var (median, rate) = (headers.IndexOf("Median / entity"), headers.IndexOf("Entities/s"));
+        Assert.True(median > 0 && rate > 0, string.Join(" | ", headers));
+        var baseline = figures["single/expect-on/nagle-on"];
+        foreach (var (series, f) in figures.Where(f => f.Key != "single/expect-on/nagle-on"))
+        {
+            var row = Regex.Match(percent, $"<tr data-series=\"{series}\">(.*?)</tr>", RegexOptions.Singleline).Groups[1].Value;
+            var cells = Regex.Matches(row, "<t[hd][^>]*>(.*?)</t[hd]>", RegexOptions.Singleline).Select(m => Regex.Replace(m.Groups[1].Value, "<[^>]+>", " ")).ToList();
+            var ratio = f.GetProperty("p50PerEntityNs").GetDouble() / baseline.GetProperty("p50PerEntityNs").GetDouble();
+            Assert.StartsWith((ratio * 100).ToString(ratio < 10 ? "0.0" : "#,0", System.Globalization.CultureInfo.InvariantCulture) + " %", cells[median].Trim());
+            var apiPercent = api.GetProperty("series").EnumerateArray().Single(x => x.GetProperty("name").GetString() == series).GetProperty("percentOfFirst").GetProperty("median").GetDouble();
+            Assert.Equal(ratio * 100, apiPercent, ratio * 100 * 1e-9); // the API on the page's basis
+            // The same direction as the per-variant table's entities/s against the baseline: never faster there and slower here.
+            var variantsRow = Regex.Match(Regex.Match(html, "<table id=\"table-variants\">(.*?)</table>", RegexOptions.Singleline).Groups[1].Value,
+                $"<tr data-series=\"{Regex.Escape(series)}\">(.*?)</tr>", RegexOptions.Singleline).Groups[1].Value;
+            if (variantsRow.Contains(" faster<")) Assert.Contains(" more", cells[rate]);
+            if (variantsRow.Contains(" slower<")) Assert.Contains(" less", cells[rate]);
+        }
+        // The cards at the top say the same median per entity as the answer's matrix.
+        foreach (var series in figures.Keys)
+        {
+            var card = Regex.Match(html, $"variant-card\" data-series=\"{Regex.Escape(series)}\">.*?data-field=\"p50\"[^>]*>([^<]+)<", RegexOptions.Singleline).Groups[1].Value;
+            var cell = Regex.Match(html, $"<td class=\"[^\"]*\" data-series=\"{Regex.Escape(series)}\"[^>]*>\\s*<strong>([^<]+)</strong>", RegexOptions.Singleline).Groups[1].Value;
+            Assert.Equal((series, cell.Trim()), (series, card.Trim()));
+            Assert.NotEqual("", card.Trim());
+        }
+        Assert.DoesNotContain("all variants together", html);
+        Assert.DoesNotContain("id=\"ladder\"", html);
+        Assert.Contains("id=\"run-counts\"", html);
+
+        var markdown = await client.GetStringAsync($"/api/runs/{id}?format=markdown");
+        Assert.StartsWith("#### Per variant, per entity", markdown[markdown.IndexOf("####", StringComparison.Ordinal)..]);
+        Assert.DoesNotContain("window, series", markdown);
+        var text = await client.GetStringAsync($"/api/runs/{id}?format=text");
+        Assert.True(text.IndexOf("Per variant, per entity", StringComparison.Ordinal) is > 0 and var at && at < text.IndexOf("TIMINGS", StringComparison.Ordinal));
+        Assert.DoesNotContain("Median time per request", text);
     }
 
     [Fact]

@@ -2,6 +2,7 @@ using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Reports;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using System.Text.Json;
 using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Kinds.Tables;
@@ -32,8 +33,18 @@ public sealed class TableKind(IOptions<RunLimits> limits, NamedConnections conne
     /// <summary>Per variant, in entities: single inserts and batches compare fairly.</summary>
     public override IReadOnlyList<string> Connections(TableParameters p) => p.Connection is { Length: > 0 } name ? [name] : [];
 
+    /// <summary>
+    /// Single inserts and batches are unlike operations: no summary blends them, and each variant is compared per
+    /// entity (a batch of 10 carries 10), as its own answer does.
+    /// </summary>
+    public override SeriesBasis SeriesBasis(TableParameters p) =>
+        new(Blended: false, Percentages: true, Unit: "entity", PerSample: p.Variants().ToDictionary(v => v.Series, v => p.EntitiesPer(v.Operation)));
+
     object? IKindFigures.Figures(object parameters, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
         TableVariantFigures.From((TableParameters)parameters, series, samples);
+
+    IReadOnlyList<AnswerTable> IKindFigures.Answer(JsonElement figures) =>
+        TableAnswer.Of(figures.Deserialize<List<TableVariantFigures>>(Json.Options) ?? []);
 
     /// <summary>
     /// Inserts against the development storage account, which appsettings.Development.json names "tables": Azurite,

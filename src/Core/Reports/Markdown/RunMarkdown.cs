@@ -21,7 +21,14 @@ public static class RunMarkdown
     /// <param name="shownParametersJson">The run's parameters as this reader may see them (<see cref="Security.ParameterDisplay.Redact"/>).</param>
     /// <param name="windowSeconds">The window length of the per-window tables; the run's default when null.</param>
     /// <exception cref="ArgumentException">A window length the digest does not hold (the message lists those it does).</exception>
-    public static string Of(Run run, RunDigest digest, string shownParametersJson, int? windowSeconds = null)
+    /// <param name="answer">The kind's answer (<see cref="IKindFigures.Answer"/>): the tables the Markdown leads with.</param>
+    /// <param name="blended">
+    /// False when the run's series are unlike operations (<see cref="Benchmarks.SeriesBasis.Blended"/>): no figure blends
+    /// them (no median, ladder or rate of them all), no series is a percentage of another, and the per-window tables,
+    /// one per series and hundreds of rows in all, come only when <paramref name="windowSeconds"/> asks for them.
+    /// </param>
+    public static string Of(Run run, RunDigest digest, string shownParametersJson, int? windowSeconds = null,
+        IReadOnlyList<AnswerTable>? answer = null, bool blended = true)
     {
         var md = new StringBuilder();
         var s = digest.Statistics;
@@ -29,21 +36,36 @@ public static class RunMarkdown
         md.Append("### Run ").Append(run.Id.ToString(Invariant)).Append(": ")
           .Append(MarkdownTable.Escape(name is { Length: > 0 } ? $"{name} ({run.Kind})" : run.Kind)).Append("\n\n");
 
-        Summary(run, s, shownParametersJson, digest.Series.Count).WriteTo(md);
-        if (s.Latency is { } latency)
+        foreach (var table in answer ?? [])
+        {
+            md.Append("#### ").Append(MarkdownTable.Escape(table.Title)).Append("\n\n");
+            var lead = new MarkdownTable([.. table.Columns.Select((c, i) => i == 0 ? c : ">" + c)]);
+            foreach (var row in table.Rows) lead.Row([.. row]);
+            lead.WriteTo(md);
+            md.Append('\n').Append(MarkdownTable.Escape(table.Note)).Append("\n\n");
+        }
+        if (!blended) md.Append("#### The run in all\n\n");
+        Summary(run, s, shownParametersJson, digest.Series.Count, blended).WriteTo(md);
+        if (blended && s.Latency is { } latency)
         {
             md.Append("\n#### Percentage of the requests served within a certain time (ms)\n\n");
             Ladder(latency).WriteTo(md);
         }
-        if (Connections(s) is { Count: > 0 } connections)
+        if (blended && Connections(s) is { Count: > 0 } connections)
         {
             md.Append("\n#### Connection times (ms)\n\n");
             connections.WriteTo(md);
         }
         if (digest.Series.Count > 1)
         {
-            md.Append("\n#### Series (each as a percentage of the first)\n\n");
-            SeriesTable(digest.Series).WriteTo(md);
+            md.Append(blended ? "\n#### Series (each as a percentage of the first)\n\n" : "\n#### Series (each on its own: they are unlike operations)\n\n");
+            SeriesTable(digest.Series, blended).WriteTo(md);
+        }
+        if (!blended && windowSeconds is null && digest.Analyses.Any(a => a.At(null).Windows.Count > 0))
+        {
+            md.Append("\nPer-window tables are left out (one per ").Append(digest.Series.Count > 0 ? "series" : "run")
+              .Append("): ask for them with `?format=markdown&window=SECONDS`.\n");
+            return md.ToString();
         }
         foreach (var analysis in digest.Analyses)
         {
@@ -55,7 +77,7 @@ public static class RunMarkdown
         return md.ToString();
     }
 
-    static MarkdownTable Summary(Run run, RunStatistics s, string shownParametersJson, int series)
+    static MarkdownTable Summary(Run run, RunStatistics s, string shownParametersJson, int series, bool blended)
     {
         var table = new MarkdownTable("Field", "Value");
         var (target, concurrency) = Parameters(shownParametersJson);
@@ -68,8 +90,8 @@ public static class RunMarkdown
             " (" + string.Join(", ", s.ErrorsByKind.OrderBy(e => e.Key).Select(e => $"{JsonNamingPolicy.CamelCase.ConvertName(e.Key.ToString())} {Count(e.Value)}")) + ")"));
         if (s.WarmupCount > 0) table.Row("Warm-up requests (not counted)", Count(s.WarmupCount));
         table.Row("Time taken for tests", (s.ElapsedNs / 1e9).ToString("F3", Invariant) + " s" + (series > 1 ? " (the series took turns)" : ""));
-        table.Row("Requests per second", s.RequestsPerSecond.ToString("F2", Invariant) + " [#/sec] (mean)");
-        if (s.Latency is { } l)
+        if (blended) table.Row("Requests per second", s.RequestsPerSecond.ToString("F2", Invariant) + " [#/sec] (mean)");
+        if (blended && s.Latency is { } l)
         {
             table.Row("Time per request", Ms(l.MeanNs) + " ms (mean)");
             table.Row("Median", Ms(l.P50Ns) + " ms");
@@ -78,7 +100,7 @@ public static class RunMarkdown
             table.Row("Fastest", Ms(l.MinNs) + " ms");
         }
         table.Row("Total transferred", Count(s.TotalBytes) + " bytes");
-        table.Row("Transfer rate", (s.BytesPerSecond / 1024).ToString("F2", Invariant) + " [Kbytes/sec]");
+        if (blended) table.Row("Transfer rate", (s.BytesPerSecond / 1024).ToString("F2", Invariant) + " [Kbytes/sec]");
         var c = s.Classes;
         if (c.Status1xx + c.Status2xx + c.Status3xx + c.Status4xx + c.Status5xx > 0)
             table.Row("Response classes", $"1xx {Count(c.Status1xx)}, 2xx {Count(c.Status2xx)}, 3xx {Count(c.Status3xx)}, 4xx {Count(c.Status4xx)}, 5xx {Count(c.Status5xx)}, no response {Count(c.Errors)}");
@@ -127,16 +149,17 @@ public static class RunMarkdown
         return table;
     }
 
-    static MarkdownTable SeriesTable(IReadOnlyList<SeriesStatistics> series)
+    static MarkdownTable SeriesTable(IReadOnlyList<SeriesStatistics> series, bool blended)
     {
-        var table = new MarkdownTable("Series", ">Requests", ">Failed", ">Mean ms", ">Median ms", ">99% ms", ">Slowest ms", ">Mean, % of first");
+        string[] columns = ["Series", ">Requests", ">Failed", ">Mean ms", ">Median ms", ">99% ms", ">Slowest ms"];
+        var table = new MarkdownTable(blended ? [.. columns, ">Mean, % of first"] : columns);
         var first = series[0].Statistics.Latency?.MeanNs;
         foreach (var s in series)
         {
             var l = s.Statistics.Latency;
-            table.Row(s.Name, Count(s.Statistics.Count), Count(s.Statistics.Errors), l is null ? "–" : Ms(l.MeanNs), l is null ? "–" : Ms(l.P50Ns),
-                l is null ? "–" : Ms(l.P99Ns), l is null ? "–" : Ms(l.MaxNs),
-                l is null || first is not > 0 ? "–" : (100 * l.MeanNs / first.Value).ToString("F1", Invariant) + " %");
+            string[] cells = [s.Name, Count(s.Statistics.Count), Count(s.Statistics.Errors), l is null ? "–" : Ms(l.MeanNs), l is null ? "–" : Ms(l.P50Ns),
+                l is null ? "–" : Ms(l.P99Ns), l is null ? "–" : Ms(l.MaxNs)];
+            table.Row(blended ? [.. cells, l is null || first is not > 0 ? "–" : (100 * l.MeanNs / first.Value).ToString("F1", Invariant) + " %"] : cells);
         }
         return table;
     }

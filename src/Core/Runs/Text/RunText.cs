@@ -38,15 +38,22 @@ public static class RunText
         if (String(run, "error") is { } error) Line(text, "Error:", error);
         // A run that failed before its first measured operation has empty statistics: nothing to lay out.
         if (stats is not { } s || Number(s, "count") is null or 0) return Verdict(text, run).ToString();
+        Answer(text, run);
+        // Series of unlike operations (single inserts and batches): no median or rate of them all, no ladder.
+        var blended = Boolean(run, "blended") != false;
 
         text.AppendLine();
         Banner(text, "TIMINGS");
         Line(text, "Total time passed:", Format(Number(s, "elapsedMs") / 1000, "0.00") + "s");
-        Line(text, "Avg time per request:", Ms(Number(s, "meanMs")));
-        Line(text, "Requests per second:", Format(Number(s, "requestsPerSecond"), "0.00"));
-        Line(text, "Median time per request:", Ms(Number(s, "p50Ms")));
-        Line(text, "99th percentile time:", Ms(Number(s, "p99Ms")));
-        Line(text, "Slowest time for request:", Ms(Number(s, "maxMs")));
+        if (blended)
+        {
+            Line(text, "Avg time per request:", Ms(Number(s, "meanMs")));
+            Line(text, "Requests per second:", Format(Number(s, "requestsPerSecond"), "0.00"));
+            Line(text, "Median time per request:", Ms(Number(s, "p50Ms")));
+            Line(text, "99th percentile time:", Ms(Number(s, "p99Ms")));
+            Line(text, "Slowest time for request:", Ms(Number(s, "maxMs")));
+        }
+        else text.AppendLine("(the series are unlike operations: each one's times are under ANSWER and in the series below)");
 
         text.AppendLine();
         Banner(text, "DATA");
@@ -63,10 +70,30 @@ public static class RunText
         foreach (var kind in (Field(s, "errorsByKind") is { ValueKind: JsonValueKind.Object } kinds ? kinds.EnumerateObject() : default))
             if (kind.Value.GetInt32() > 0) text.AppendLine(Invariant($"  {kind.Name}: {kind.Value.GetInt32()}"));
 
-        ConnectionTimes(text, s);
-        Percentages(text, s);
-        Series(text, run);
+        if (blended)
+        {
+            ConnectionTimes(text, s);
+            Percentages(text, s);
+        }
+        Series(text, run, blended);
         return Verdict(text, run).ToString();
+    }
+
+    /// <summary>The kind's answer (<c>answer</c>: title, columns, rows, note) first, each table's columns as wide as their widest cell.</summary>
+    static void Answer(StringBuilder text, JsonElement run)
+    {
+        foreach (var table in Items(run, "answer"))
+        {
+            var rows = new[] { Items(table, "columns").Select(c => Printable(c.ToString())).ToList() }
+                .Concat(Items(table, "rows").Select(r => r.EnumerateArray().Select(c => Printable(c.ToString())).ToList())).ToList();
+            var widths = Enumerable.Range(0, rows.Max(r => r.Count)).Select(i => rows.Max(r => i < r.Count ? r[i].Length : 0)).ToList();
+            text.AppendLine();
+            Banner(text, "ANSWER");
+            text.AppendLine(String(table, "title"));
+            foreach (var row in rows)
+                text.AppendLine(string.Join("  ", row.Select((cell, i) => i == 0 ? cell.PadRight(widths[i]) : cell.PadLeft(widths[i]))).TrimEnd());
+            if (String(table, "note") is { } note) text.AppendLine(note);
+        }
     }
 
     /// <summary>ab's table: min, mean, standard deviation, median and max of each part of a request.</summary>
@@ -90,16 +117,17 @@ public static class RunText
     }
 
     /// <summary>Runs with phases or variants: one line per series, as a percentage of the first.</summary>
-    static void Series(StringBuilder text, JsonElement run)
+    /// <param name="blended">False for unlike operations: no series is a percentage of another.</param>
+    static void Series(StringBuilder text, JsonElement run, bool blended)
     {
         var series = Items(run, "series").ToList();
         if (series.Count == 0) return;
-        text.AppendLine().AppendLine(Invariant($"{"Series",-24}{"calls",8}{"median ms",12}{"p99 ms",12}{"req/s",12}{"median %",10}"));
+        text.AppendLine().AppendLine(Invariant($"{"Series",-24}{"calls",8}{"median ms",12}{"p99 ms",12}{"req/s",12}{(blended ? "median %" : ""),10}").TrimEnd());
         foreach (var one in series)
         {
             var s = Field(one, "stats") ?? default;
-            var percent = Field(one, "percentOfFirst") ?? default;
-            text.AppendLine(Invariant($"{String(one, "name"),-24}{Format(Number(s, "count"), "0"),8}{Format(Number(s, "p50Ms"), "0.00"),12}{Format(Number(s, "p99Ms"), "0.00"),12}{Format(Number(s, "requestsPerSecond"), "0.00"),12}{Format(Number(percent, "median"), "0.0"),10}"));
+            var percent = blended ? Format(Number(Field(one, "percentOfFirst") ?? default, "median"), "0.0") : "";
+            text.AppendLine(Invariant($"{String(one, "name"),-24}{Format(Number(s, "count"), "0"),8}{Format(Number(s, "p50Ms"), "0.00"),12}{Format(Number(s, "p99Ms"), "0.00"),12}{Format(Number(s, "requestsPerSecond"), "0.00"),12}{percent,10}").TrimEnd());
         }
     }
 

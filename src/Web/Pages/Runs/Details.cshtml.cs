@@ -36,6 +36,9 @@ public sealed class DetailsModel(
     public IReadOnlyList<ComparisonRow> Comparison { get; private set; } = [];
     public string? Baseline { get; private set; }
 
+    /// <summary>How the run's kind sets its series side by side: whether they make one summary, and per what they are compared.</summary>
+    public SeriesBasis SeriesBasis { get; private set; } = SeriesBasis.Alike;
+
     /// <summary>Time windows, warm-up and episodes of the whole run, or of <see cref="AnalysedSeries"/>.</summary>
     public RunAnalysis? Analysis { get; private set; }
     public string? AnalysedSeries { get; private set; }
@@ -90,7 +93,10 @@ public sealed class DetailsModel(
             // The reader's pick, else the kind's own baseline (Table: both toggles on, the .NET Framework defaults), else the first.
             var preferred = kinds.BaselineSeries(report.Run);
             Baseline = report.Series.Any(s => s.Name == baseline) ? baseline : report.Series.Any(s => s.Name == preferred) ? preferred : report.Series[0].Name;
-            Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!);
+            SeriesBasis = kinds.SeriesBasis(report.Run);
+            if (SeriesBasis.Percentages)
+                Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!,
+                    SeriesBasis.Unit is null ? null : SeriesBasis.UnitsOf);
         }
         Picked = report.Series.FirstOrDefault(s => s.Name == series);
         ChartJson = RunCharts.Build(shown, Analysis, OpenLoad, Picked?.Name);

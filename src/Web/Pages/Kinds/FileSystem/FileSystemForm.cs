@@ -3,7 +3,7 @@ using BenchDashboard.Core.Kinds.FileSystem;
 namespace BenchDashboard.Web.Pages.Kinds.FileSystem;
 
 /// <summary>The file-system benchmark's fields as the new-run form and the editor bind them.</summary>
-[KindPages(FileSystemKind.KindName, Prefix = "Files", Fields = "/Pages/Kinds/FileSystem/_FileSystemFields.cshtml", Run = "/Pages/Kinds/FileSystem/_FileSystemRun.cshtml", Answer = "/Pages/Kinds/FileSystem/_Answer.cshtml")]
+[KindPages(FileSystemKind.KindName, Prefix = "Files", Fields = "/Pages/Kinds/FileSystem/_FileSystemFields.cshtml", Answer = "/Pages/Kinds/FileSystem/_Answer.cshtml")]
 public sealed class FileSystemForm : KindForm<FileSystemParameters>
 {
     /// <summary>One directory per line: a named root (temp, content, home) or an absolute path under an allowed root.</summary>
