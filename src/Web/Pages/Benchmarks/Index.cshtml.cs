@@ -16,6 +16,12 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
     /// <summary>The name of the benchmark the last delete removed, carried over the redirect (never from the address: a link could not show a false one).</summary>
     [TempData] public string? Deleted { get; set; }
 
+    /// <summary>The editor's confirmation of a save (what was saved, when it runs next), carried over its redirect.</summary>
+    [TempData] public string? SavedMessage { get; set; }
+
+    /// <summary>The moment the schedules' next runs are counted from.</summary>
+    public DateTimeOffset Now { get; } = DateTimeOffset.UtcNow;
+
     /// <summary>Delete is offered to administrators only (posting it needs one anyway: <see cref="Security.AdminGate"/>).</summary>
     public bool MayDelete => Security.AdminGate.IsIdentifiedAdmin(HttpContext);
 
