@@ -26,8 +26,9 @@ public static class ScheduleWords
         : t.Overdue ? $"due since {At(next, t.Zone)}: queued at the runner's next check"
         : At(next, t.Zone);
 
-    public static string Last(Benchmark b, ScheduleTimes t) =>
-        b.CronSchedule is null ? "–" : t.LastUtcMs is { } last ? At(DateTimeOffset.FromUnixTimeMilliseconds(last), t.Zone) : "not yet";
+    /// <summary>When a run last started (or was queued, if it has not started), in the schedule's zone; "none yet" without one.</summary>
+    public static string Last(Core.Runs.Run? run, TimeZoneInfo? zone) =>
+        run is null ? "none yet" : At(DateTimeOffset.FromUnixTimeMilliseconds(run.StartedUtcMs ?? run.QueuedUtcMs), zone);
 
     /// <summary>The editor's confirmation after a save: what was saved and when it runs.</summary>
     public static string Saved(Benchmark b, DateTimeOffset nowUtc)
