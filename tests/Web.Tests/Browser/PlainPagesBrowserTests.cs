@@ -119,4 +119,37 @@ public sealed class PlainPagesBrowserTests(PublishedOutput published)
         }
         Assert.Empty(browser.Errors);
     }
+    [Fact]
+    public async Task RunPagesSayTheirTimesAndLeaveTheMethodsToTheGlossary()
+    {
+        await using var dashboard = await BrowserDashboard.StartAsync(published);
+        await using var browser = await Browser.StartAsync();
+        var id = await dashboard.RunAsync(new { kind = "http", url = $"{dashboard.Url}/target/delay?ms=1", requests = 60 });
+        await dashboard.UntilEndedAsync(id);
+
+        foreach (var width in Widths)
+        {
+            var list = await browser.OpenAsync(dashboard.Url + "/", width);
+            Assert.Equal("e.g. machineName", await list.Locator("input[name='env']").GetAttributeAsync("placeholder"));
+            Assert.Equal(1, await list.Locator("#runs th", new() { HasTextString = "Wall time" }).CountAsync());
+            await Browser.ScreenshotAsync(list, $"runs-list-words-{width}");
+
+            var run = await browser.OpenAsync($"{dashboard.Url}/runs/{id}", width);
+            Assert.True(await run.Locator("#measured-time").IsVisibleAsync());
+            Assert.True(await run.Locator("#wall-time").IsVisibleAsync());
+            var body = await run.Locator("main").InnerTextAsync();
+            foreach (var method in new[] { "MAD", "log₁₀", "HdrHistogram", "seed 0", "Seed 0" }) Assert.DoesNotContain(method, body);
+            await Browser.ScreenshotAsync(run, $"run-page-words-{width}");
+
+            await run.ClickAsync("a[href='/glossary#percentile-plot']");
+            await run.WaitForURLAsync($"{dashboard.Url}/glossary#percentile-plot");
+            Assert.True(await run.Locator("dt#percentile-plot").IsVisibleAsync());
+            Assert.Contains("−log₁₀(1 − p)", await run.Locator("dt#percentile-plot + dd").TextContentAsync());
+            Assert.False(await OverflowsAsync(run), $"the glossary at {width} px is wider than the window");
+            await Browser.ScreenshotAsync(run, $"glossary-percentile-plot-{width}");
+            await list.CloseAsync();
+            await run.CloseAsync();
+        }
+        Assert.Empty(browser.Errors);
+    }
 }
