@@ -36,6 +36,7 @@ public sealed class OfferedFieldsTests
         // HTTP without a variant: there, but hidden and disabled (nothing of it is sent).
         var plain = await client.GetStringAsync("/runs/new?kind=http");
         Assert.Matches("<fieldset class=\"plain\" id=\"variant-repeat-fields\" hidden=\"hidden\" disabled=\"disabled\">", plain);
+        Assert.Contains("hidden=\"hidden\" disabled=\"disabled\"", await client.GetStringAsync("/runs/new?kind=http&Repeat.HasVariants=true")); // not from the address
         var withVariant = await client.GetStringAsync("/runs/new?kind=http&Http.Variants%5B0%5D.Name=B");
         Assert.Contains("<fieldset class=\"plain\" id=\"variant-repeat-fields\">", withVariant);
 

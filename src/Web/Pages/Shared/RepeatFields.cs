@@ -22,13 +22,13 @@ public sealed class RepeatFields
     public string? ExampleLink { get; set; }
 
     /// <summary>Whether the kind's form has variant rows at all; not bound. Without, the choices per variant are not offered.</summary>
-    public bool VariantsPossible { get; set; }
+    [Microsoft.AspNetCore.Mvc.ModelBinding.BindNever] public bool VariantsPossible { get; set; }
 
     /// <summary>
     /// Whether the form as filled has variants, by the rule the API applies (<see cref="RepeatedRuns"/>: the kind's
     /// separate variants); not bound. Until then the choices per variant are hidden, and disabled so none is sent.
     /// </summary>
-    public bool HasVariants { get; set; }
+    [Microsoft.AspNetCore.Mvc.ModelBinding.BindNever] public bool HasVariants { get; set; }
 
     /// <summary>What the form may offer, from the kind and the form as filled.</summary>
     public void Describe(Core.Benchmarks.IBenchmarkKind kind, Kinds.IKindForm form, string dashboard)
