@@ -9,7 +9,7 @@ public enum GroupPick
     Pooled,
 
     /// <summary>
-    /// The run with the lowest median shows in the table, as seed 000 took the best of several runs: it hides an
+    /// The run with the lowest median shows in the table, as a best-of-several-runs comparison takes it: it hides an
     /// unlucky run (a GC pause, a noisy neighbour) at the price of favouring luck. The verdict still weighs all the
     /// group's runs and the variation between them.
     /// </summary>
