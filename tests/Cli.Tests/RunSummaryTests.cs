@@ -50,7 +50,7 @@ public sealed class RunSummaryTests
         Assert.Contains("Slowest time for request:       160.00ms", lines);
         Assert.Contains("=============================DATA=============================", lines);
         Assert.Contains("Total response body sizes:              222500", lines);
-        Assert.Contains("Transfer rate per second:               40356.60 Byte/s (0.04 MByte/s)", lines);
+        Assert.Contains("Transfer rate per second:               39.4 KiB/s", lines); // the pages' unit (ByteSizes)
         Assert.Contains("20X Responses:          50      (100.00%)", lines);
         Assert.Contains("50X Responses:          0       (0.00%)", lines);
     }

@@ -10,6 +10,13 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     public Task<List<Benchmark>> ListAsync(CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().OrderBy(b => b.Name).ToListAsync(ct);
 
+    /// <summary>Each benchmark's newest run (the highest id, so queued last), for the list's "last run".</summary>
+    public async Task<Dictionary<int, Runs.Run>> LatestRunsAsync(CancellationToken ct)
+    {
+        var newest = db.Runs.Where(r => r.BenchmarkId != null).GroupBy(r => r.BenchmarkId).Select(g => g.Max(r => r.Id));
+        return await db.Runs.AsNoTracking().Where(r => newest.Contains(r.Id)).ToDictionaryAsync(r => r.BenchmarkId!.Value, ct);
+    }
+
     public Task<Benchmark?> FindAsync(int id, CancellationToken ct) =>
         db.Benchmarks.AsNoTracking().FirstOrDefaultAsync(b => b.Id == id, ct);
 

@@ -12,6 +12,10 @@ public sealed class AgentKeys(IConfiguration configuration)
 {
     public const string Section = "Agents:Keys";
 
+    /// <summary>The agent names that have a key here (never the keys), for the command /agents shows.</summary>
+    public IReadOnlyList<string> Names =>
+        configuration.GetSection(Section).GetChildren().Where(c => !string.IsNullOrEmpty(c.Value)).Select(c => c.Key).Order(StringComparer.Ordinal).ToList();
+
     public bool Matches(string? name, string? key) =>
         AgentProtocol.IsValidName(name) && AccessRules.SecretMatches(key, configuration[$"{Section}:{name}"]);
 

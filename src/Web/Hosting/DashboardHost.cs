@@ -62,7 +62,8 @@ public static class DashboardHost
         // X-Forwarded-For/-Proto only from the proxies in Proxies:* (App Service's front end there): no client speaks for itself.
         app.UseTrustedProxies();
         app.UseExceptionHandler();
-        app.UseStatusCodePages();
+        // A page that finds nothing answers with the status page in the layout; the API keeps its problem documents.
+        app.UseStatusPages();
         app.UseStaticFiles();
         app.UseRouting();
         // Runner agents link over a WebSocket (AgentEndpoint); our own heartbeats and leases keep the link, not pings.

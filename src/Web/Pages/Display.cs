@@ -108,12 +108,13 @@ public static class Display
 
     public static string Seconds(long ns) => (ns / 1e9).ToString("N3", CultureInfo.InvariantCulture) + " s";
     public static string Rate(double perSecond) => perSecond.ToString("N1", CultureInfo.InvariantCulture);
-    public static string KiB(double bytes) => (bytes / 1024).ToString("N1", CultureInfo.InvariantCulture) + " KiB";
+    public static string KiB(double bytes) => Core.Runs.Text.ByteSizes.KiB(bytes);
 
     public static string Utc(long? unixMs) =>
         unixMs is { } ms ? DateTimeOffset.FromUnixTimeMilliseconds(ms).UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) : "";
 
-    public static string Duration(Run run) =>
+    /// <summary>A run's wall time, started to ended (to now while it runs): warm-up, set-up and storing included, unlike its measured time.</summary>
+    public static string WallTime(Run run) =>
         run.StartedUtcMs is { } start ? (((run.EndedUtcMs ?? DateTimeOffset.UtcNow.ToUnixTimeMilliseconds()) - start) / 1000.0).ToString("N1", CultureInfo.InvariantCulture) + " s" : "";
 
     /// <summary>"p95 ≤ 200 ms, errors ≤ 1 %": the limits a benchmark has set.</summary>

@@ -233,7 +233,8 @@ public class RunPagesTests
         fields["TimeZone"] = "Europe/Berlin";
         Assert.Equal(HttpStatusCode.Redirect, (await FormPost.SubmitAsync(client, "/benchmarks/edit", fields)).StatusCode);
         var list = await client.GetStringAsync("/benchmarks");
-        Assert.Contains("30 2 * * * (Europe/Berlin)", list);
+        Assert.Contains("every day at 02:30 (Europe/Berlin)", list);
+        Assert.Contains("<code>30 2 * * *</code>", list);
         var id = System.Text.RegularExpressions.Regex.Match(list, "/benchmarks/edit/(\\d+)").Groups[1].Value;
         Assert.Contains("value=\"Europe/Berlin\"", await client.GetStringAsync($"/benchmarks/edit/{id}"));
     }

@@ -100,7 +100,7 @@ public static class RunMarkdown
             table.Row("Fastest", Ms(l.MinNs) + " ms");
         }
         table.Row("Total transferred", Count(s.TotalBytes) + " bytes");
-        if (blended) table.Row("Transfer rate", (s.BytesPerSecond / 1024).ToString("F2", Invariant) + " [Kbytes/sec]");
+        if (blended) table.Row("Transfer rate", Runs.Text.ByteSizes.KiBPerSecond(s.BytesPerSecond));
         var c = s.Classes;
         if (c.Status1xx + c.Status2xx + c.Status3xx + c.Status4xx + c.Status5xx > 0)
             table.Row("Response classes", $"1xx {Count(c.Status1xx)}, 2xx {Count(c.Status2xx)}, 3xx {Count(c.Status3xx)}, 4xx {Count(c.Status4xx)}, 5xx {Count(c.Status5xx)}, no response {Count(c.Errors)}");

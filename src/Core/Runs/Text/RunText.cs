@@ -59,7 +59,7 @@ public static class RunText
         Banner(text, "DATA");
         var bytesPerSecond = Number(s, "bytesPerSecond");
         text.AppendLine(Invariant($"{"Total response body sizes:",-40}{Integer(s, "totalBytes") ?? 0}"));
-        text.AppendLine(Invariant($"{"Transfer rate per second:",-40}{Format(bytesPerSecond, "0.00")} Byte/s ({Format(bytesPerSecond / 1e6, "0.00")} MByte/s)"));
+        text.AppendLine(Invariant($"{"Transfer rate per second:",-40}{ByteSizes.KiBPerSecond(bytesPerSecond ?? 0)}"));
 
         Banner(text, "RESPONSES");
         var count = Number(s, "count") ?? 0;

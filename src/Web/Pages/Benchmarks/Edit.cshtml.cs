@@ -28,6 +28,9 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
     /// <summary>Without a signing key nothing is sent; the editor says so beside the field.</summary>
     public bool SigningKeySet => !string.IsNullOrEmpty(webhooks.Value.SigningKey);
     [BindProperty] public ThresholdsForm Limits { get; set; } = new();
+
+    /// <summary>What was saved and when its schedule runs next, said on the benchmarks list after the redirect.</summary>
+    [TempData] public string? SavedMessage { get; set; }
     public int? Id { get; private set; }
 
     /// <summary>The benchmark being edited, for its Delete form; null for a new one.</summary>
@@ -42,6 +45,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         Id = id;
         Current = forms.FindOrDefault(Kind);
         Form = Current.NewForm();
+        Limits.Describe(Form, Current.Pages.Prefix);
         if (id is null) return Page();
         if (await store.FindAsync(id.Value, ct) is not { } benchmark) return NotFound();
         if (forms.Find(benchmark.Kind) is not { } page) return NotFound(); // a kind this build no longer has
@@ -56,6 +60,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         Current = page;
         Form = page.NewForm();
         Form.Load(page.Kind.Deserialize(benchmark.ParametersJson));
+        Limits.Describe(Form, Current.Pages.Prefix);
         return Page();
     }
 
@@ -74,9 +79,15 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)
         {
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "",
-                (WebhookUrls ?? "").Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries));
-            if (saved is not null) return Redirect("/benchmarks");
+            // Without a signing key the field is disabled, so a browser sends none: the stored addresses stay as they are.
+            var webhookUrls = WebhookUrls is null && !SigningKeySet ? null
+                : (WebhookUrls ?? "").Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "", webhookUrls);
+            if (saved is not null)
+            {
+                SavedMessage = ScheduleWords.Saved(saved, DateTimeOffset.UtcNow);
+                return Redirect("/benchmarks");
+            }
         }
         ModelState.AddFieldErrors(errors, prefix, thresholdsPrefix: nameof(Limits));
         return Refused();
@@ -85,6 +96,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
     /// <summary>The form again with its errors beside the fields, as a 400: nothing was stored.</summary>
     PageResult Refused()
     {
+        Limits.Describe(Form, Current.Pages.Prefix);
         var page = Page();
         page.StatusCode = StatusCodes.Status400BadRequest;
         return page;

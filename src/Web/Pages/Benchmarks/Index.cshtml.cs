@@ -16,10 +16,25 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
     /// <summary>The name of the benchmark the last delete removed, carried over the redirect (never from the address: a link could not show a false one).</summary>
     [TempData] public string? Deleted { get; set; }
 
+    /// <summary>The editor's confirmation of a save (what was saved, when it runs next), carried over its redirect.</summary>
+    [TempData] public string? SavedMessage { get; set; }
+
+    /// <summary>The moment the schedules' next runs are counted from.</summary>
+    public DateTimeOffset Now { get; } = DateTimeOffset.UtcNow;
+
     /// <summary>Delete is offered to administrators only (posting it needs one anyway: <see cref="Security.AdminGate"/>).</summary>
     public bool MayDelete => Security.AdminGate.IsIdentifiedAdmin(HttpContext);
 
-    public async Task OnGetAsync(CancellationToken ct) => Benchmarks = await store.ListAsync(ct);
+    /// <summary>Each benchmark's newest run, by its id.</summary>
+    public IReadOnlyDictionary<int, Run> LatestRuns { get; private set; } = new Dictionary<int, Run>();
+
+    public async Task OnGetAsync(CancellationToken ct) => await ListAsync(ct);
+
+    async Task ListAsync(CancellationToken ct)
+    {
+        Benchmarks = await store.ListAsync(ct);
+        LatestRuns = await store.LatestRunsAsync(ct);
+    }
 
     /// <summary>
     /// Deletes a benchmark once the box is ticked; its runs stay, named as it was (as the API's DELETE does).
@@ -31,7 +46,7 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
         if (!confirm)
         {
             Message = $"'{benchmark.Name}' was not deleted: tick the box beside Delete to confirm.";
-            Benchmarks = await store.ListAsync(ct);
+            await ListAsync(ct);
             Response.StatusCode = StatusCodes.Status400BadRequest;
             return Page();
         }
@@ -52,7 +67,7 @@ public sealed class IndexModel(BenchmarkStore store, RunQueue queue, BenchmarkDe
         var result = await queue.EnqueueAsync(benchmark, ct);
         if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
         Message = $"'{benchmark.Name}' was not queued: {string.Join(" ", result.Errors.SelectMany(e => e.Value))}";
-        Benchmarks = await store.ListAsync(ct);
+        await ListAsync(ct);
         return Page();
     }
 

@@ -18,6 +18,9 @@ public interface IKindForm
     /// targets at <paramref name="dashboard"/>, shown beside the repeat fields; null for none.
     /// </summary>
     string? RepeatExample(string dashboard);
+
+    /// <summary>Whether the form has variant rows: only then may a repeat run each variant on its own or pick among a setting's runs.</summary>
+    bool HasVariantRows { get; }
 }
 
 /// <summary>The typed half of <see cref="IKindForm"/>.</summary>
@@ -26,6 +29,7 @@ public abstract class KindForm<TParameters> : IKindForm where TParameters : clas
     public abstract TParameters ToParameters(Dictionary<string, string[]> errors);
     public abstract void Load(TParameters parameters);
     public virtual string? RepeatExample(string dashboard) => null;
+    public virtual bool HasVariantRows => false;
 
     object IKindForm.ToParameters(Dictionary<string, string[]> errors) => ToParameters(errors);
     void IKindForm.Load(object parameters) => Load((TParameters)parameters);

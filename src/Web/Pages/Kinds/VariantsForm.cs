@@ -24,6 +24,8 @@ public abstract class VariantsForm<TParameters, TRow>(int requests, int duration
 
     public int InterleaveBlock { get; set; } = 1;
 
+    public override bool HasVariantRows => true;
+
     /// <summary>Rows the form renders: every filled one and empty ones up to the most a run may have.</summary>
     public IReadOnlyList<TRow> VariantRows =>
         Variants.Where(v => !v.IsEmpty).Concat(Enumerable.Range(0, VariantRules.Max).Select(_ => new TRow()))

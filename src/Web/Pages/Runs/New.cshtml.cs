@@ -29,7 +29,7 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         Form = Current.NewForm();
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.Clear(); // a half-filled link is a start, not an error
-        Repeat.ExampleLink = Form.RepeatExample($"{Request.Scheme}://{Request.Host}");
+        Repeat.Describe(Current.Kind, Form, $"{Request.Scheme}://{Request.Host}");
     }
 
     public async Task<IActionResult> OnPostAsync(CancellationToken ct)
@@ -38,7 +38,7 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         Form = Current.NewForm();
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.ForgetIgnoredFields(Form, Current.Pages.Prefix);
-        Repeat.ExampleLink = Form.RepeatExample($"{Request.Scheme}://{Request.Host}");
+        Repeat.Describe(Current.Kind, Form, $"{Request.Scheme}://{Request.Host}");
         if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)) || !ModelState.IsValidFor(nameof(Repeat)))
         {
             ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);

@@ -21,6 +21,23 @@ public sealed class RepeatFields
     /// <summary>A link that fills the form with the Dynamic Cache comparison's job for this dashboard (HTTP only); not bound.</summary>
     public string? ExampleLink { get; set; }
 
+    /// <summary>Whether the kind's form has variant rows at all; not bound. Without, the choices per variant are not offered.</summary>
+    [Microsoft.AspNetCore.Mvc.ModelBinding.BindNever] public bool VariantsPossible { get; set; }
+
+    /// <summary>
+    /// Whether the form as filled has variants, by the rule the API applies (<see cref="RepeatedRuns"/>: the kind's
+    /// separate variants); not bound. Until then the choices per variant are hidden, and disabled so none is sent.
+    /// </summary>
+    [Microsoft.AspNetCore.Mvc.ModelBinding.BindNever] public bool HasVariants { get; set; }
+
+    /// <summary>What the form may offer, from the kind and the form as filled.</summary>
+    public void Describe(Core.Benchmarks.IBenchmarkKind kind, Kinds.IKindForm form, string dashboard)
+    {
+        ExampleLink = form.RepeatExample(dashboard);
+        VariantsPossible = form.HasVariantRows;
+        HasVariants = VariantsPossible && kind.SeparateVariants(form.ToParameters([])).Count > 0;
+    }
+
     /// <summary>Null for a single run; else the repeat, or errors keyed by field ("Repeat.Times").</summary>
     public RepeatRequest? ToRequest(Dictionary<string, string[]> errors)
     {

@@ -29,7 +29,7 @@ public class TableMarkdownTests
         return (run, RunDigest.Build(samples, LatencyBasis.Corrected, (series, seen) => TableVariantFigures.From(Parameters, series, seen)).Digest);
     }
 
-    static IReadOnlyList<Reports.AnswerTable> Answer(RunDigest digest) =>
+    static IReadOnlyList<BenchDashboard.Core.Reports.AnswerTable> Answer(RunDigest digest) =>
         TableAnswer.Of(digest.Figures!.Value.Deserialize<List<TableVariantFigures>>(BenchDashboard.Core.Json.Options)!);
 
     [Fact]

@@ -22,7 +22,7 @@ public sealed class CacheForm() : VariantsForm<CacheParameters, CacheVariantForm
 
     /// <summary>A count or a duration is per phase (each phase runs the whole load) and, with variants, per variant.</summary>
     public override LoadFormCounting Counting { get; } = new("operations", "per phase and variant", "per phase",
-        "workers; 1 = one operation after another, as in the seed", [("phases", "checked:Cache.Phases"), ("variants", "rows:Cache.Variants")]);
+        "workers; 1 = one operation after another", [("phases", "checked:Cache.Phases"), ("variants", "rows:Cache.Variants")]);
 
     public override IReadOnlyList<(string Noun, int Count)> CountFactors() =>
         [("phases", AllPhases.Count(p => Phases.Contains(p.Name()))), ("variants", VariantCount)];
