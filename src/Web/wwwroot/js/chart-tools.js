@@ -1,12 +1,12 @@
 // What the charts of the run, compare and trend pages share, beside their colours (palette.js):
-// - the legend leaves the plot on a narrow screen: below 600 px it is a list under the chart (each entry its colour,
-//   dash and marker, a click hides or shows the series) instead of rows that would squeeze the plot;
+// - the legend leaves the plot on a narrow screen or past six entries: it is then a list under the chart (each entry
+//   its colour, dash and marker, a click hides or shows the series) instead of rows that would squeeze the plot;
 // - legends and tooltips list series in the order the page gave them, whatever order they are drawn in;
 // - zoom and pan along x on the charts over time (chartjs-plugin-zoom): drag across to zoom, Shift+drag or a swipe to
 //   pan, Ctrl+wheel or a pinch to zoom, and a row above the chart with a range to pick and a button to see it all.
 window.chartTools = (function () {
     if (!window.Chart) return null;
-    const narrowWidth = 600;
+    const narrowWidth = 600, maxEntriesInside = 6;
     // A vertical swipe on a chart still scrolls the page; only a sideways one pans the chart.
     if (window.Hammer) Hammer.defaults.touchAction = 'pan-y';
     const byDatasetIndex = (a, b) => a.datasetIndex - b.datasetIndex;
@@ -65,7 +65,14 @@ window.chartTools = (function () {
         }));
     }
 
-    // The page's wish (legend shown or not) is kept; the canvas legend shows only where the chart is wide enough.
+    // The entries the legend will have (the page's filter applied), counted before Chart.js has built them.
+    function entries(chart) {
+        const labels = chart.options.plugins?.legend?.labels ?? {};
+        return chart.data.datasets.filter((d, datasetIndex) => !labels.filter || labels.filter({ text: d.label ?? '', datasetIndex }, chart.data)).length;
+    }
+
+    // The page's wish (legend shown or not) is kept; the legend is drawn in the canvas only where it takes little of
+    // it: on a narrow chart, or one with more than a few series, it is the list under the chart.
     Chart.register({
         id: 'legendBelow',
         beforeUpdate(chart) {
@@ -73,9 +80,9 @@ window.chartTools = (function () {
             options.plugins ??= {};
             options.plugins.legend ??= {};
             chart.$legendWanted ??= options.plugins.legend.display !== false;
-            const narrow = chart.width > 0 && chart.width < narrowWidth;
-            options.plugins.legend.display = chart.$legendWanted && !narrow;
-            chart.$legendBelow = chart.$legendWanted && narrow;
+            const below = chart.$legendWanted && ((chart.width > 0 && chart.width < narrowWidth) || entries(chart) > maxEntriesInside);
+            options.plugins.legend.display = chart.$legendWanted && !below;
+            chart.$legendBelow = below;
         },
         afterUpdate: htmlLegend,
         afterDestroy(chart) {
@@ -85,13 +92,14 @@ window.chartTools = (function () {
 
     const tools = new WeakMap(); // chart → its range row's sync
 
-    // Zoom and pan along x, never past the data the chart was drawn with.
+    // Zoom and pan along x, never past the data the chart was drawn with; the range row follows every change.
+    const sync = ({ chart }) => tools.get(chart)?.();
     const zoom = () => ({
         limits: { x: { min: 'original', max: 'original' } },
-        pan: { enabled: true, mode: 'x', modifierKey: 'shift', onPanComplete: ({ chart }) => tools.get(chart)?.() },
+        pan: { enabled: true, mode: 'x', modifierKey: 'shift', onPanComplete: sync },
         zoom: {
             mode: 'x', wheel: { enabled: true, modifierKey: 'ctrl' }, pinch: { enabled: true }, drag: { enabled: true, threshold: 5 },
-            onZoomComplete: ({ chart }) => tools.get(chart)?.(),
+            onZoom: sync, onZoomComplete: sync,
         },
     });
 
