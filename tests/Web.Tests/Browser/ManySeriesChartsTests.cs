@@ -164,7 +164,15 @@ public sealed class ManySeriesChartsTests(PublishedOutput published)
             await AssertEachSeriesHasItsOwnLookAsync(page, series, count, where);
             await AssertLegendsClearAsync(page, where, narrow: width < 600);
             await AssertFitsAsync(page, where, narrow: width < 600);
-            if (name != "compare-8") await AssertZoomAndRangeAsync(page, where);
+            if (name != "compare-8")
+            {
+                await AssertZoomAndRangeAsync(page, where);
+                // Drawn again at another percentile: one legend and one row of tools, as before.
+                await page.SelectOptionAsync("#latency-time-percentile", "p99");
+                Assert.Equal(count, await page.Locator(".chart-box:has(#latency-time-chart) .chart-legend li").CountAsync());
+                Assert.Equal(1, await page.Locator(".chart-box:has(#latency-time-chart) .chart-tools").CountAsync());
+                Assert.EndsWith(" p99", await page.EvaluateAsync<string>("() => Chart.getChart(document.getElementById('latency-time-chart')).data.datasets[0].label"));
+            }
             await page.CloseAsync();
         }
         Assert.Empty(browser.Errors);

@@ -13,14 +13,13 @@ window.chartTools = (function () {
     Chart.defaults.plugins.legend.labels.sort = byDatasetIndex;
     Chart.defaults.plugins.tooltip.itemSort = byDatasetIndex;
 
+    // An entry's line and marker, drawn as the chart draws them, kept as a picture (the page's canvases are its charts).
     function swatch(item) {
         const canvas = document.createElement('canvas');
         const scale = window.devicePixelRatio || 1;
         const [width, height] = [30, 14];
         canvas.width = width * scale;
         canvas.height = height * scale;
-        canvas.style.width = `${width}px`;
-        canvas.style.height = `${height}px`;
         const ctx = canvas.getContext('2d');
         ctx.scale(scale, scale);
         ctx.strokeStyle = item.strokeStyle;
@@ -33,7 +32,7 @@ window.chartTools = (function () {
         ctx.stroke();
         ctx.setLineDash([]);
         if (item.pointStyle) Chart.helpers.drawPoint(ctx, { pointStyle: item.pointStyle, rotation: item.rotation || 0, radius: 4.5, borderWidth: 1.5 }, width / 2, height / 2);
-        return canvas;
+        return Object.assign(document.createElement('img'), { src: canvas.toDataURL(), width, height, alt: '' });
     }
 
     function htmlLegend(chart) {
@@ -48,6 +47,7 @@ window.chartTools = (function () {
             list.className = 'chart-legend';
             area.after(list);
         }
+        chart.$legendList = list;
         list.replaceChildren(...(chart.legend?.legendItems ?? []).map(item => {
             const entry = document.createElement('li');
             const button = document.createElement('button');
@@ -85,8 +85,9 @@ window.chartTools = (function () {
             chart.$legendBelow = below;
         },
         afterUpdate: htmlLegend,
+        // Chart.js has let go of the canvas by now: the box is the one the list was put in.
         afterDestroy(chart) {
-            chart.canvas.closest?.('.chart-box')?.querySelector(':scope > .chart-legend')?.remove();
+            chart.$legendList?.remove();
         },
     });
 
@@ -115,7 +116,8 @@ window.chartTools = (function () {
             return [1, 6, 24, 24 * 7, 24 * 30, 24 * 90].filter(h => h * 3600e3 < span * 0.9)
                 .map(h => ({ label: `last ${hours(h)}`, min: max - h * 3600e3, max }));
         }
-        const lengths = [0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600].filter(s => s < span * 0.6).slice(-3);
+        const lengths = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600]
+            .filter(s => s < span * 0.6).slice(-3);
         return lengths.flatMap(s => [
             { label: `first ${seconds(s)}`, min, max: min + s },
             { label: `last ${seconds(s)}`, min: max - s, max },
