@@ -83,9 +83,14 @@ public sealed class ManySeriesChartsTests(PublishedOutput published)
     {
         var overlaps = await page.EvaluateAsync<string[]>(OverlapsScript);
         Assert.True(overlaps.Length == 0, $"{where}: {string.Join("; ", overlaps)}");
-        if (narrow)
-            // On a phone every legend is the list under its chart, none drawn in the canvas.
-            Assert.Equal(0, await page.EvaluateAsync<int>("() => [...document.querySelectorAll('.chart-box canvas')].map(c => Chart.getChart(c)).filter(c => c && c.options.plugins.legend.display).length"));
+        if (!narrow) return;
+        // On a phone every legend is the list under its chart, none drawn in the canvas; an entry hides its series and shows it again.
+        Assert.Equal(0, await page.EvaluateAsync<int>("() => [...document.querySelectorAll('.chart-box canvas')].map(c => Chart.getChart(c)).filter(c => c && c.options.plugins.legend.display).length"));
+        const string FirstShown = "() => Chart.getChart(document.querySelector('.chart-legend').closest('.chart-box').querySelector('canvas')).isDatasetVisible(0)";
+        await page.Locator(".chart-legend button").First.ClickAsync();
+        Assert.False(await page.EvaluateAsync<bool>(FirstShown), $"{where}: a click on the first legend entry left its series shown");
+        await page.Locator(".chart-legend button").First.ClickAsync();
+        Assert.True(await page.EvaluateAsync<bool>(FirstShown), $"{where}: a second click left the series hidden");
     }
 
     /// <summary>At 1,400 px no table is cut; at 390 px the page is no wider than the window (a wide table scrolls in its box).</summary>

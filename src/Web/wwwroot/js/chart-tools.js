@@ -48,7 +48,12 @@ window.chartTools = (function () {
             area.after(list);
         }
         chart.$legendList = list;
-        list.replaceChildren(...(chart.legend?.legendItems ?? []).map(item => {
+        // Drawn again only when an entry changed, not at every step of a zoom or pan.
+        const items = chart.legend?.legendItems ?? [];
+        const key = items.map(i => `${i.text}\u0000${i.hidden}\u0000${i.strokeStyle}`).join('\u0001');
+        if (list.dataset.key === key && list.childElementCount === items.length) return;
+        list.dataset.key = key;
+        list.replaceChildren(...items.map(item => {
             const entry = document.createElement('li');
             const button = document.createElement('button');
             button.type = 'button';
