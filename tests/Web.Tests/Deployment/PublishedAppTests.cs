@@ -90,7 +90,8 @@ public sealed class PublishedAppTests(PublishedOutput published)
             using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}"), Timeout = TimeSpan.FromSeconds(10) };
             await app.UntilHealthyAsync(client);
             Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/css/site.css")).StatusCode);
-            Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/lib/chart.js/chart.umd.min.js")).StatusCode);
+            foreach (var lib in new[] { "/lib/chart.js/chart.umd.min.js", "/lib/chartjs-plugin-zoom/chartjs-plugin-zoom.min.js", "/lib/hammerjs/hammer.min.js" })
+                Assert.Equal(HttpStatusCode.OK, (await client.GetAsync(lib)).StatusCode);
             for (var i = 0; i < 20; i++) Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/target/files?count=4")).StatusCode);
             Assert.Contains("<link rel=\"stylesheet\"", await client.GetStringAsync("/"));
             log = await app.StopAsync();

@@ -48,6 +48,9 @@
                 subtitle: { display: true, text: text(document.querySelector('h1')), font: { size: 13 }, color: '#5b6170', padding: { bottom: 8 } },
                 legend: { display: true },
                 tooltip: { enabled: false },
+                // A picture has no gestures, and its legend is drawn in it whatever the page's width.
+                zoom: false,
+                legendBelow: false,
             },
         }]);
         // Datasets copied (their data shared): a plugin that rewrites a dataset's data (decimation) leaves the page's alone.
@@ -150,8 +153,18 @@
             bar.className = 'chart-export';
             bar.setAttribute('aria-label', 'Download this chart');
             bar.append(button('PNG', 'png', canvas, box, png), button('SVG', 'svg', canvas, box, svg));
+            // Beside the heading, or in the row above the chart: never over the chart, where its legend is.
             const heading = box.querySelector('h3');
-            if (heading) heading.appendChild(bar); else { box.classList.add('has-export'); box.appendChild(bar); }
+            if (heading) heading.appendChild(bar);
+            else {
+                let row = box.querySelector(':scope > .chart-tools');
+                if (!row) {
+                    row = document.createElement('div');
+                    row.className = 'chart-tools';
+                    (canvas.closest('.chart-area') || canvas).before(row);
+                }
+                row.appendChild(bar);
+            }
         });
     }
 

@@ -5,10 +5,7 @@
     const u = window.units;
     const data = JSON.parse(document.getElementById('chart-data').textContent);
     // Each item its colour, point style and dash from palette.js (the run and trend pages' too).
-    const look = (i, line = true) => {
-        const s = window.palette.series(i);
-        return { borderColor: s.colour, backgroundColor: s.colour, pointStyle: s.pointStyle, borderDash: line ? s.dash : [] };
-    };
+    const look = (i, line = true) => window.palette.look(i, line);
     const durationAxis = (title, type = 'linear') => ({ type, title: { display: true, text: title }, ticks: { callback: (v) => u.tick(Number(v)) }, beginAtZero: type === 'linear' });
     const common = { animation: false, maintainAspectRatio: false, parsing: false };
     const legend = { labels: { usePointStyle: true } };
@@ -16,15 +13,17 @@
     const fastest = Math.min(...data.items.map(it => it.cdf.length ? it.cdf[0].x : slowest));
     const longest = Math.max(1, ...data.items.map(it => it.series.length ? it.series[it.series.length - 1].x : 0));
 
-    new Chart(document.getElementById('series-chart'), {
+    const series = new Chart(document.getElementById('series-chart'), {
         type: 'scatter',
         data: { datasets: data.items.map((it, i) => ({ label: it.label, data: it.series, pointRadius: 1.6, ...look(i, false) })) },
         options: {
             ...common,
             scales: { x: { type: 'linear', min: 0, max: longest, title: { display: true, text: 'position in the item (answered requests in order)' } }, y: durationAxis('latency') },
-            plugins: { legend, tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label} #${ctx.raw.x}: ${u.duration(ctx.raw.y)}` } } },
+            // Zoom and pan along the samples' order, as on the run page.
+            plugins: { legend, zoom: window.chartTools?.zoom(), tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label} #${ctx.raw.x}: ${u.duration(ctx.raw.y)}` } } },
         },
     });
+    window.chartTools?.rangeTools(series, null);
 
     const cdf = new Chart(document.getElementById('cdf-chart'), {
         type: 'line',

@@ -9,10 +9,11 @@
     let seriesIndex = new Map(); // a variant's place in the run: its colour, point style and dash on every chart and card
 
     // A series' look by name (its place in the run, so picking one keeps its colour), for a line or for points.
-    const look = (name, i, line = true) => {
-        const s = p.series(seriesIndex.has(name) ? seriesIndex.get(name) : i);
-        return { borderColor: s.colour, backgroundColor: s.colour, pointStyle: s.pointStyle, borderDash: line ? s.dash : [] };
-    };
+    const look = (name, i, line = true) => p.look(seriesIndex.has(name) ? seriesIndex.get(name) : i, line);
+    // The charts over time (and over the samples' order) zoom and pan along x; a reader picks a stretch of the run.
+    const tools = window.chartTools;
+    const zoomable = (options) => (tools ? { ...options, plugins: { ...options.plugins, zoom: tools.zoom() } } : options);
+    const withRange = (made, kind) => { if (made && tools) tools.rangeTools(made, kind); return made; };
     const durationAxis = (title, type = 'linear') => ({
         type,
         title: { display: true, text: title },
@@ -86,41 +87,36 @@
                 { label: 'succeeded per second', data: steps(sets[0]?.rows ?? [], r => r.perSecond - r.errorsPerSecond), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 0, stepped: 'before', borderWidth: 2, segment: partialDash(sets[0]?.rows ?? []) },
                 { label: 'errors per second', data: steps(sets[0]?.rows ?? [], r => r.errorsPerSecond), borderColor: p.error, backgroundColor: p.error, pointRadius: 0, stepped: 'before', borderDash: [5, 3] },
             ];
-        chart('rate-chart', {
+        withRange(chart('rate-chart', {
             type: 'line',
             data: { datasets: rateSets },
-            options: baseOptions({
+            options: zoomable(baseOptions({
                 x: xAxis(`seconds ${over} (windows of ${windowLength(seconds)})`),
                 y: { title: { display: true, text: 'operations per second' }, beginAtZero: true },
-            }, (ctx) => `${ctx.dataset.label}: ${u.number(ctx.raw.y, 1)}/s (from ${u.number(ctx.raw.x, seconds < 1 ? 2 : 0)} s)${ctx.raw.note}`),
-        });
+            }, (ctx) => `${ctx.dataset.label}: ${u.number(ctx.raw.y, 1)}/s (from ${u.number(ctx.raw.x, seconds < 1 ? 2 : 0)} s)${ctx.raw.note}`)),
+        }), 'seconds');
 
         if (!sets.some(s => s.rows.some(r => r.p50 !== null))) return nothing('latency-time-chart', 'No request got an answer: there is no latency to show.');
         const latencyTooltip = (ctx) => `${ctx.dataset.label}: ${u.duration(ctx.raw.y)} (window from ${u.number(ctx.raw.x, seconds < 1 ? 2 : 0)} s)${ctx.raw.note}`;
         const latencyAxes = { x: xAxis(`seconds ${over} (windows of ${windowLength(seconds)})`), y: durationAxis('latency') };
         if (!multi || data.picked) {
             // One series: its percentiles, each in its colour on every page.
-            chart('latency-time-chart', {
+            withRange(chart('latency-time-chart', {
                 type: 'line',
-                data: {
-                    datasets: ['p50', 'p95', 'p99'].map(key => ({
-                        label: key, data: middles(sets[0].rows, key), borderColor: p.percentile[key], backgroundColor: p.percentile[key],
-                        borderDash: p.percentileDash[key], pointRadius: 2,
-                    })),
-                },
-                options: baseOptions(latencyAxes, latencyTooltip),
-            });
+                data: { datasets: ['p50', 'p95', 'p99'].map(key => ({ label: key, data: middles(sets[0].rows, key), ...p.percentileDataset(key) })) },
+                options: zoomable(baseOptions(latencyAxes, latencyTooltip)),
+            }), 'seconds');
             return;
         }
         // Every variant at one percentile (eight variants × three percentiles would be a tangle): the reader picks which.
         const picker = document.getElementById('latency-time-percentile');
         const draw = () => {
             const key = picker ? picker.value : 'p50';
-            chart('latency-time-chart', {
+            withRange(chart('latency-time-chart', {
                 type: 'line',
                 data: { datasets: sets.map((s, i) => ({ label: `${s.name} ${key}`, data: middles(s.rows, key), ...look(s.name, i), pointRadius: 2.5, borderWidth: 2 })) },
-                options: baseOptions(latencyAxes, latencyTooltip),
-            });
+                options: zoomable(baseOptions(latencyAxes, latencyTooltip)),
+            }), 'seconds');
         };
         if (picker) picker.onchange = draw;
         draw();
@@ -233,10 +229,10 @@
             datasets.push({ label: 'steady from here', data: [{ x: data.steadyFromIndex, y: 0 }, { x: data.steadyFromIndex, y: top }], showLine: true, borderDash: [6, 4], borderColor: p.steady, pointRadius: 0 });
         if (one) (data.episodes || []).forEach((e, i) => datasets.push({ label: i === 0 ? 'degradation episodes' : '', data: [{ x: e.from, y: top }, { x: e.to, y: top }], showLine: true, borderWidth: 6, borderColor: p.episode, backgroundColor: p.episode, pointStyle: 'line', pointRadius: 0 }));
         const lastIndex = Math.max(1, data.lastIndex || 0);
-        chart(id, {
+        withRange(chart(id, {
             type: 'scatter',
             data: { datasets },
-            options: baseOptions({
+            options: zoomable(baseOptions({
                 // A little room left of index 0, so the first request is not drawn on the axis line.
                 x: { type: 'linear', min: -Math.max(1, Math.ceil(lastIndex * 0.015)), max: lastIndex, title: { display: true, text: 'sample index (request order)' },
                     ticks: { callback: (v) => v < 0 ? '' : u.number(Number(v)) } },
@@ -245,15 +241,15 @@
                 const q = ctx.raw;
                 const extra = q.kind ? ` ${q.kind}${q.status ? ' ' + q.status : ''}` : '';
                 return `#${q.x}: ${u.duration(q.real ?? q.y)}${extra}`;
-            }),
-        });
+            })),
+        }), null);
         if (warmupBox) warmupBox.onchange = () => perSample(data, id);
     }
 
     function load(data) {
         // An open-model run: operations due per second (target) against those that started (achieved).
         if (!data.load) return;
-        chart('load-chart', {
+        withRange(chart('load-chart', {
             type: 'line',
             data: {
                 datasets: [
@@ -261,11 +257,11 @@
                     { label: 'achieved (started)', data: data.load.map(q => ({ x: q.second, y: q.started })), borderColor: p.throughput, backgroundColor: p.throughput, pointRadius: 2, stepped: 'middle' },
                 ],
             },
-            options: baseOptions({
+            options: zoomable(baseOptions({
                 x: { type: 'linear', min: 0, title: { display: true, text: 'second of the schedule' } },
                 y: { title: { display: true, text: 'operations per second' }, beginAtZero: true },
-            }),
-        });
+            })),
+        }), 'seconds');
     }
 
     // Swatches beside variant names (picker, cards, live table) in the colour their charts give them.

@@ -27,7 +27,7 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
     });
     const latency = chart('live-latency-chart', {
         type: 'line',
-        data: { datasets: ['p50', 'p95', 'p99'].map(label => ({ label, data: [], borderColor: p.percentile[label], backgroundColor: p.percentile[label], borderDash: p.percentileDash[label], pointRadius: 2 })) },
+        data: { datasets: ['p50', 'p95', 'p99'].map(label => ({ label, data: [], ...p.percentileDataset(label) })) },
         options: baseOptions({ x: { type: 'linear', min: 0, title: { display: true, text: 'seconds into the run' } }, y: durationAxis('latency') },
             (ctx) => `${ctx.dataset.label}: ${u.duration(ctx.raw.y)}`),
     });

@@ -14,11 +14,12 @@
     const when = (t) => iso(t).slice(0, 19).replace('T', ' ');
     // Per point, by the run it stands for (a scriptable option: the legend, which has no point, gets the plain circle).
     const point = (ctx) => (ctx.dataIndex === undefined ? undefined : runs[ctx.dataIndex]);
+    // Each percentile its marker (p99 drawn above p95, so a run whose two are equal shows both); an outlying run a ✕.
     const line = (label, key) => ({
-        label, data: runs.map(p => ({ x: p.t, y: p[key], run: p.run })), borderColor: c.percentile[key], backgroundColor: c.percentile[key],
-        borderDash: c.percentileDash[key], borderWidth: 1, yAxisID: 'ms', pointBorderWidth: 2,
-        pointRadius: (ctx) => { const p = point(ctx); return p && (p.flagged || p.failed) ? 6 : p && p.outlier ? 5 : 2; },
-        pointStyle: (ctx) => (point(ctx) && point(ctx).outlier ? 'crossRot' : 'circle'),
+        label, data: runs.map(p => ({ x: p.t, y: p[key], run: p.run })), ...c.percentileDataset(key),
+        borderWidth: 1, yAxisID: 'ms', pointBorderWidth: 2,
+        pointRadius: (ctx) => { const p = point(ctx); return p && (p.flagged || p.failed) ? 6 : p && p.outlier ? 5 : c.percentileLook[key].radius; },
+        pointStyle: (ctx) => (point(ctx) && point(ctx).outlier ? 'crossRot' : c.percentileLook[key].pointStyle),
         pointBorderColor: (ctx) => { const p = point(ctx); return p && p.failed ? c.error : p && p.flagged ? c.flagged : c.percentile[key]; },
     });
     // A level is a span at its median; null between spans breaks the line.
@@ -45,7 +46,7 @@
             if (data.pending) draw(data.pending.t, c.flagged, '? pending');
         },
     };
-    new Chart(document.getElementById('trend-chart'), {
+    const chart = new Chart(document.getElementById('trend-chart'), {
         type: 'line',
         plugins: [marks],
         data: {
@@ -58,7 +59,8 @@
         options: {
             animation: false, maintainAspectRatio: false, parsing: false, normalized: true,
             plugins: {
-                legend: { position: window.innerWidth < 600 ? 'bottom' : 'top', labels: { usePointStyle: true, pointStyle: 'circle', filter: (item, d) => !d.datasets[item.datasetIndex].level } },
+                legend: { labels: { usePointStyle: true, filter: (item, d) => !d.datasets[item.datasetIndex].level } },
+                zoom: window.chartTools?.zoom(),
                 tooltip: {
                     filter: (item) => !item.dataset.level,
                     callbacks: {
@@ -84,4 +86,5 @@
             },
         },
     });
+    window.chartTools?.rangeTools(chart, 'time');
 })();
