@@ -3,6 +3,7 @@ using System.Text.Json;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.FileProviders;
 using Microsoft.Extensions.Logging;
 
 namespace BenchDashboard.Web.Tests;
@@ -31,12 +32,15 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
 
     public string DatabasePath => dir.File("bench.db");
 
+    IWebHostEnvironment? hosting;
+
     /// <summary>Everything the dashboard logged.</summary>
     public LogCapture Logs { get; } = new();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
+        builder.ConfigureServices((context, _) => hosting = context.HostingEnvironment);
         builder.UseSetting("Database:Path", DatabasePath);
         builder.UseSetting("Demo:Seed", "false");
         builder.UseSetting("Runner:Process", "InProcess"); // the tests watch the runner in this process (its logs, its services)
@@ -82,8 +86,21 @@ public sealed class DashboardFactory : WebApplicationFactory<Program>
     public override async ValueTask DisposeAsync()
     {
         await base.DisposeAsync();
+        // The host leaves its environment's file providers open, and the web root's holds an inotify watcher (made
+        // for the pages' versioned script links): hundreds of dashboards in one test process would reach the user's
+        // limit of 128 inotify instances, and the next process that wants one (a published dashboard) fails to start.
+        if (hosting is not null) DisposeAll(hosting.WebRootFileProvider, hosting.ContentRootFileProvider);
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
         if (database is not null) await database.DisposeAsync();
         dir.Dispose();
+    }
+
+    static void DisposeAll(params IFileProvider?[] providers)
+    {
+        foreach (var provider in providers)
+        {
+            if (provider is CompositeFileProvider composite) DisposeAll([.. composite.FileProviders]);
+            (provider as IDisposable)?.Dispose();
+        }
     }
 }
