@@ -48,7 +48,7 @@ public sealed class PlainPagesBrowserTests(PublishedOutput published)
         foreach (var width in Widths)
         {
             var files = await browser.OpenAsync($"{dashboard.Url}/runs/new?kind=fileSystem", width);
-            Assert.Equal(0, await files.Locator("[name='Repeat.SeparateRuns'], [name='Repeat.Pick']").CountAsync());
+            Assert.Equal(0, await files.Locator("[name='Repeat.SeparateRuns']").CountAsync());
             var hint = await files.Locator("#roots-hint").TextContentAsync();
             Assert.Contains("temp", hint);
             Assert.DoesNotContain("home", hint); // no App Service here: the validator would refuse it
@@ -58,10 +58,8 @@ public sealed class PlainPagesBrowserTests(PublishedOutput published)
             // HTTP: the per-variant choices appear with the first filled variant row and go with it.
             var http = await browser.OpenAsync($"{dashboard.Url}/runs/new?kind=http", width);
             Assert.False(await http.Locator("#Repeat_SeparateRuns").IsVisibleAsync());
-            Assert.False(await http.Locator("#Repeat_Pick").IsVisibleAsync());
             await http.GetByLabel("Variant 2 name").FillAsync("B");
             Assert.True(await http.Locator("#Repeat_SeparateRuns").IsVisibleAsync());
-            Assert.True(await http.Locator("#Repeat_Pick").IsEnabledAsync());
             await Browser.ScreenshotAsync(http, $"form-http-with-variant-{width}");
             await http.GetByLabel("Variant 2 name").FillAsync("");
             Assert.False(await http.Locator("#Repeat_SeparateRuns").IsVisibleAsync());
