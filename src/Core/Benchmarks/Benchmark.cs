@@ -25,6 +25,9 @@ public sealed class Benchmark
     /// <summary>Its runs are spread over this many runner agents (<see cref="Runs.Run.Agents"/>); null: the dashboard's own runner.</summary>
     public int? Agents { get; set; }
 
+    /// <summary>Its runs measure the same workload on each of these agents in turn (<see cref="Agents.OnEach"/>) as JSON; null otherwise.</summary>
+    public string? OnEachJson { get; set; }
+
     /// <summary>
     /// Where a run that fails, fails its limits or regresses is announced (<see cref="BenchDashboard.Core.Stores.RunNotifications"/>);
     /// stored as a JSON array, checked by <see cref="Notifications.WebhookUrls"/>.

@@ -23,6 +23,12 @@ public sealed record EnvironmentSnapshot
     public long? ProcessUptimeMs { get; init; }
 
     /// <summary>
+    /// The process that measured: with runs on each of several agents on one machine, it tells which configuration's
+    /// process measured which series. Null for runs recorded before this was captured.
+    /// </summary>
+    public int? ProcessId { get; init; }
+
+    /// <summary>
     /// What the benchmark's client settled with its server on connecting, recorded by the kind when the run ends:
     /// a Redis cache run's <c>redisProtocol</c> (RESP2 or RESP3; <c>redisProtocol.A</c> for variant A), which
     /// changes the bytes on the wire and so the figures. Null for kinds that record nothing, and for older runs.
@@ -44,6 +50,7 @@ public sealed record EnvironmentSnapshot
             DotnetVersion = RuntimeInformation.FrameworkDescription,
             ProcessorCount = Environment.ProcessorCount,
             PlatformVariables = vars,
+            ProcessId = Environment.ProcessId,
             ProcessUptimeMs = (long)(DateTime.UtcNow - System.Diagnostics.Process.GetCurrentProcess().StartTime.ToUniversalTime()).TotalMilliseconds,
         };
     }

@@ -94,4 +94,10 @@ public sealed class Run
 
     /// <summary>Per shard, the agent that ran it and how (<see cref="Agents.AgentShardRow"/>s) as JSON; null for a run without agents.</summary>
     public string? AgentsJson { get; set; }
+
+    /// <summary>
+    /// The same workload on each of these agents in turn (<see cref="Agents.OnEach"/>) as JSON; null for any other run.
+    /// Such a run's <see cref="Agents"/> is the number of agents named, so the coordinator claims it.
+    /// </summary>
+    public string? OnEachJson { get; set; }
 }

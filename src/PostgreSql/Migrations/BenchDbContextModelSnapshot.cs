@@ -56,6 +56,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("character varying(200)");
 
+                    b.Property<string>("OnEachJson")
+                        .HasColumnType("text");
+
                     b.Property<string>("ParametersJson")
                         .IsRequired()
                         .HasColumnType("text");
@@ -119,6 +122,71 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.HasIndex("BenchmarkId", "Id");
 
                     b.ToTable("AaChecks");
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("integer");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<int>("Id"));
+
+                    b.Property<string>("FriendlyName")
+                        .HasColumnType("text");
+
+                    b.Property<string>("Xml")
+                        .HasColumnType("text");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("DataProtectionKeys", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("bigint");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("character varying(16)");
+
+                    b.Property<string>("Json")
+                        .IsRequired()
+                        .HasColumnType("text");
+
+                    b.Property<int>("Version")
+                        .HasColumnType("integer");
+
+                    b.HasKey("RunId", "Basis");
+
+                    b.ToTable("RunDigests", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("bigint");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("character varying(16)");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)");
+
+                    b.Property<int>("Count")
+                        .HasColumnType("integer");
+
+                    b.Property<byte[]>("Data")
+                        .IsRequired()
+                        .HasColumnType("bytea");
+
+                    b.HasKey("RunId", "Basis", "Series");
+
+                    b.ToTable("RunLatencies", (string)null);
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Notifications.WebhookDelivery", b =>
@@ -243,6 +311,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.Property<string>("NotesJson")
                         .HasColumnType("text");
 
+                    b.Property<string>("OnEachJson")
+                        .HasColumnType("text");
+
                     b.Property<string>("ParametersJson")
                         .IsRequired()
                         .HasColumnType("text");
@@ -336,52 +407,6 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
-                {
-                    b.Property<long>("RunId")
-                        .HasColumnType("bigint");
-
-                    b.Property<string>("Basis")
-                        .HasMaxLength(16)
-                        .HasColumnType("character varying(16)");
-
-                    b.Property<string>("Json")
-                        .IsRequired()
-                        .HasColumnType("text");
-
-                    b.Property<int>("Version")
-                        .HasColumnType("integer");
-
-                    b.HasKey("RunId", "Basis");
-
-                    b.ToTable("RunDigests", (string)null);
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
-                {
-                    b.Property<long>("RunId")
-                        .HasColumnType("bigint");
-
-                    b.Property<string>("Basis")
-                        .HasMaxLength(16)
-                        .HasColumnType("character varying(16)");
-
-                    b.Property<string>("Series")
-                        .HasMaxLength(64)
-                        .HasColumnType("character varying(64)");
-
-                    b.Property<int>("Count")
-                        .HasColumnType("integer");
-
-                    b.Property<byte[]>("Data")
-                        .IsRequired()
-                        .HasColumnType("bytea");
-
-                    b.HasKey("RunId", "Basis", "Series");
-
-                    b.ToTable("RunLatencies", (string)null);
-                });
-
             modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
                 {
                     b.Property<string>("Name")
@@ -398,30 +423,29 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.ToTable("InstallationKeys");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
-                {
-                    b.Property<int>("Id")
-                        .ValueGeneratedOnAdd()
-                        .HasColumnType("integer");
-
-                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<int>("Id"));
-
-                    b.Property<string>("FriendlyName")
-                        .HasColumnType("text");
-
-                    b.Property<string>("Xml")
-                        .HasColumnType("text");
-
-                    b.HasKey("Id");
-
-                    b.ToTable("DataProtectionKeys");
-                });
-
             modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)
                         .WithMany()
                         .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });
@@ -446,24 +470,6 @@ namespace BenchDashboard.PostgreSql.Migrations
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Sample", b =>
-                {
-                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
-                        .WithMany()
-                        .HasForeignKey("RunId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired();
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
-                {
-                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
-                        .WithMany()
-                        .HasForeignKey("RunId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired();
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

@@ -48,6 +48,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("OnEachJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("ParametersJson")
                         .IsRequired()
                         .HasColumnType("TEXT");
@@ -109,6 +112,69 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.HasIndex("BenchmarkId", "Id");
 
                     b.ToTable("AaChecks");
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
+                {
+                    b.Property<int>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("FriendlyName")
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Xml")
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("Id");
+
+                    b.ToTable("DataProtectionKeys", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Json")
+                        .IsRequired()
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Version")
+                        .HasColumnType("INTEGER");
+
+                    b.HasKey("RunId", "Basis");
+
+                    b.ToTable("RunDigests", (string)null);
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Basis")
+                        .HasMaxLength(16)
+                        .HasColumnType("TEXT");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("TEXT");
+
+                    b.Property<int>("Count")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<byte[]>("Data")
+                        .IsRequired()
+                        .HasColumnType("BLOB");
+
+                    b.HasKey("RunId", "Basis", "Series");
+
+                    b.ToTable("RunLatencies", (string)null);
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Notifications.WebhookDelivery", b =>
@@ -229,6 +295,9 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.Property<string>("NotesJson")
                         .HasColumnType("TEXT");
 
+                    b.Property<string>("OnEachJson")
+                        .HasColumnType("TEXT");
+
                     b.Property<string>("ParametersJson")
                         .IsRequired()
                         .HasColumnType("TEXT");
@@ -322,52 +391,6 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
-                {
-                    b.Property<long>("RunId")
-                        .HasColumnType("INTEGER");
-
-                    b.Property<string>("Basis")
-                        .HasMaxLength(16)
-                        .HasColumnType("TEXT");
-
-                    b.Property<string>("Json")
-                        .IsRequired()
-                        .HasColumnType("TEXT");
-
-                    b.Property<int>("Version")
-                        .HasColumnType("INTEGER");
-
-                    b.HasKey("RunId", "Basis");
-
-                    b.ToTable("RunDigests", (string)null);
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
-                {
-                    b.Property<long>("RunId")
-                        .HasColumnType("INTEGER");
-
-                    b.Property<string>("Basis")
-                        .HasMaxLength(16)
-                        .HasColumnType("TEXT");
-
-                    b.Property<string>("Series")
-                        .HasMaxLength(64)
-                        .HasColumnType("TEXT");
-
-                    b.Property<int>("Count")
-                        .HasColumnType("INTEGER");
-
-                    b.Property<byte[]>("Data")
-                        .IsRequired()
-                        .HasColumnType("BLOB");
-
-                    b.HasKey("RunId", "Basis", "Series");
-
-                    b.ToTable("RunLatencies", (string)null);
-                });
-
             modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
                 {
                     b.Property<string>("Name")
@@ -384,28 +407,29 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("InstallationKeys");
                 });
 
-            modelBuilder.Entity("BenchDashboard.Core.Data.KeyRingElement", b =>
-                {
-                    b.Property<int>("Id")
-                        .ValueGeneratedOnAdd()
-                        .HasColumnType("INTEGER");
-
-                    b.Property<string>("FriendlyName")
-                        .HasColumnType("TEXT");
-
-                    b.Property<string>("Xml")
-                        .HasColumnType("TEXT");
-
-                    b.HasKey("Id");
-
-                    b.ToTable("DataProtectionKeys");
-                });
-
             modelBuilder.Entity("BenchDashboard.Core.Calibration.AaCheck", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Benchmarks.Benchmark", null)
                         .WithMany()
                         .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired();
                 });
@@ -430,24 +454,6 @@ namespace BenchDashboard.Core.Data.Migrations
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Sample", b =>
-                {
-                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
-                        .WithMany()
-                        .HasForeignKey("RunId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired();
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredDigest", b =>
-                {
-                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
-                        .WithMany()
-                        .HasForeignKey("RunId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired();
-                });
-
-            modelBuilder.Entity("BenchDashboard.Core.Data.StoredLatencies", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()
