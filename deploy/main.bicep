@@ -51,8 +51,9 @@ type siteSettings = {
 @description('App Service configurations to compare (2 to 8 for an "on each" run): one slot each on the same plan instead of the staging slot. Empty: the staging slot.')
 param configurations configuration[] = []
 
-@description('Seed of the agents\' keys (each is a guid of it and the name). Left out, each deployment draws a new one, so the keys rotate on every deployment; give your own (e.g. openssl rand -hex 32) to keep them.')
+@description('Seed of the agents\' keys (each is a guid of it and the name). Left out, each deployment draws a new one, so the keys rotate on every deployment; give your own (e.g. openssl rand -hex 32) to keep them: whoever knows it can compute every key.')
 @secure()
+@minLength(16)
 param agentKeySeed string = newGuid()
 
 @description('WEBSITE_DYNAMIC_CACHE for the staging slot (seed 000 compared 0, 1 and 2). Empty: leave unset.')

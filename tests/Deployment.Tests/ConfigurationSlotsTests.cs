@@ -132,6 +132,15 @@ public sealed class ConfigurationSlotsTests
         Assert.Empty(snapshot.Outputs["configurationSlots"]!.AsArray());
     }
 
+    [Fact]
+    public async Task AKeySeedSomeoneCouldGuessIsRefused()
+    {
+        var (bicep, snapshot) = await TemplateSnapshot.TryAsync(Parameters("param agentKeySeed = 'short'\nparam configurations = [ { name: 'cfg0' }, { name: 'cfg1' } ]"));
+
+        Assert.Null(snapshot);
+        Assert.Contains("minimum allowable length is 16", bicep.Out + bicep.Error);
+    }
+
     [Theory]
     [InlineData("cfg-0")]
     [InlineData("Cfg0")]
