@@ -252,12 +252,13 @@ resource configurationSlots 'Microsoft.Web/sites/slots@2023-12-01' = [for c in c
   }
 }]
 
-// Every setting of a configuration slot, the settings under test first so that none can unmake the agent.
+// Every setting of a configuration slot, the settings under test first so that none can unmake the agent. No
+// administrator's key or password: a configuration serves no dashboard, so it holds nothing that opens one.
 resource configurationSettings 'Microsoft.Web/sites/slots/config@2023-12-01' = [for (c, i) in configurations: {
   parent: configurationSlots[i]
   name: 'appsettings'
   properties: union(
-    toObject(concat(sharedSettings, keyRingSettings), s => s.name, s => s.value),
+    { ASPNETCORE_ENVIRONMENT: 'Production' },
     c.?appSettings ?? {},
     {
       BENCHDASHBOARD_SLOT: c.name

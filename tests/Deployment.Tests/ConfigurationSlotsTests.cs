@@ -61,6 +61,8 @@ public sealed class ConfigurationSlotsTests
             Assert.Equal($"{index}", settings["WEBSITE_DYNAMIC_CACHE"]);
             Assert.Equal("agent", settings["Runner__Mode"]);
             Assert.Equal(name, settings["Runner__AgentName"]);
+            Assert.Equal("Production", settings["ASPNETCORE_ENVIRONMENT"]);
+            Assert.DoesNotContain(settings.Keys, k => k.StartsWith("Auth__", StringComparison.Ordinal));
             // Host names exist only once Azure made the sites: the production slot's for the dashboard, the slot's own for its address.
             Assert.Equal($"[format('https://{{0}}', reference('{TemplateSnapshot.SiteId(App)}', '2023-12-01').defaultHostName)]", settings["Runner__Coordinator"]);
             Assert.Equal($"[format('https://{{0}}', reference('{TemplateSnapshot.SiteId(App, name)}', '2023-12-01').defaultHostName)]", settings["Runner__PublicUrl"]);
