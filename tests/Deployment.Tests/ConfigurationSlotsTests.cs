@@ -134,6 +134,24 @@ public sealed class ConfigurationSlotsTests
         Assert.Empty(snapshot.Outputs["configurationSlots"]!.AsArray());
     }
 
+    [Theory]
+    [InlineData("create")]
+    [InlineData("existing")]
+    public async Task WithAResultsDatabaseOnlyTheProductionSlotHasOne(string database)
+    {
+        var snapshot = await TemplateSnapshot.OfAsync(Parameters($$"""
+            param database = '{{database}}'
+            param keyVaultName = 'benchvault'
+            param postgresAdminPassword = 'a-password-of-the-test'
+            param configurations = [ { name: 'cfg0' }, { name: 'cfg1' } ]
+            """));
+
+        Assert.Equal("postgresql", snapshot.ProductionSettings(App)["Database__Provider"]);
+        Assert.All(new[] { "cfg0", "cfg1" }, slot => Assert.DoesNotContain(snapshot.SlotSettings(App, slot).Keys, k => k.StartsWith("Database__", StringComparison.Ordinal) || k.StartsWith("ConnectionStrings__", StringComparison.Ordinal)));
+        Assert.Equal(database == "create" ? [$"{App}-db/bench"] : [], snapshot.OfType("Microsoft.DBforPostgreSQL/flexibleServers/databases").Select(d => (string)d["name"]!));
+        Assert.Equal(database == "existing" ? 1 : 0, snapshot.OfType("Microsoft.Authorization/roleAssignments").Count);
+    }
+
     [Fact]
     public async Task AKeySeedSomeoneCouldGuessIsRefused()
     {
