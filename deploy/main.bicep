@@ -23,7 +23,7 @@ param apiKey string
 @secure()
 param adminPassword string
 
-@description('One App Service configuration under test (docs/deploy.md "App Service configurations").')
+@description('One App Service configuration under test (docs/deploy.md, "App Service configurations side by side").')
 type configuration = {
   @description('The slot\'s and its agent\'s name: lower-case letters and digits, beginning with a letter (slot names are host names, and an app setting\'s name such as Agents__Keys__<name> may not hold "-").')
   @minLength(1)
