@@ -1,6 +1,8 @@
 // BenchDashboard on Azure App Service for Linux: a plan, the web app (production slot) and a "staging"
 // slot, both Always On with /healthz as health check and swap warm-up path. Each slot carries a slot-sticky
 // BENCHDASHBOARD_SLOT with its own name, which every run records (App Service sets no reliable slot variable).
+// With `configurations` (deploy/configurations.dynamic-cache.bicepparam), a slot per configuration instead of
+// "staging": each runs the same package as a runner agent named after it, linked to the production dashboard.
 // The results database (docs/deploy.md): none (SQLite on each instance's temp disk, lost at restart), create (an Azure
 // Database for PostgreSQL flexible server with one database per slot), or existing (connection strings in Key Vault).
 // Deploy: az deployment group create -g <rg> -f deploy/main.bicep -p appName=<name> apiKey=<key> adminPassword=<password>
@@ -20,6 +22,39 @@ param apiKey string
 @description('Administrator password for the pages.')
 @secure()
 param adminPassword string
+
+@description('One App Service configuration under test (docs/deploy.md, "App Service configurations side by side").')
+type configuration = {
+  @description('The slot\'s and its agent\'s name: lower-case letters and digits, beginning with a letter (slot names are host names, and an app setting\'s name such as Agents__Keys__<name> may not hold "-").')
+  @minLength(1)
+  name: string
+
+  @description('App settings under test, e.g. WEBSITE_DYNAMIC_CACHE, WEBSITE_LOCAL_CACHE_OPTION, WEBSITE_RUN_FROM_PACKAGE. Each is slot-sticky.')
+  appSettings: { *: string }?
+
+  @description('Site settings under test; those not given stay as the production slot\'s.')
+  siteSettings: siteSettings?
+}
+
+@sealed()
+type siteSettings = {
+  alwaysOn: bool?
+  http20Enabled: bool?
+  @description('32-bit worker (Windows plans; a Linux plan has only 64-bit workers).')
+  use32BitWorkerProcess: bool?
+  @description('ARR affinity cookie: a property of the slot, not of its siteConfig (the template puts it there).')
+  clientAffinityEnabled: bool?
+  webSocketsEnabled: bool?
+  minTlsVersion: ('1.0' | '1.1' | '1.2' | '1.3')?
+}
+
+@description('App Service configurations to compare (2 to 8 for an "on each" run): one slot each on the same plan instead of the staging slot. Empty: the staging slot.')
+param configurations configuration[] = []
+
+@description('Seed of the agents\' keys (each is a guid of it and the name). Left out, each deployment draws a new one, so the keys rotate on every deployment; give your own (e.g. openssl rand -hex 32) to keep them: whoever knows it can compute every key.')
+@secure()
+@minLength(16)
+param agentKeySeed string = newGuid()
 
 @description('WEBSITE_DYNAMIC_CACHE for the staging slot (seed 000 compared 0, 1 and 2). Empty: leave unset.')
 param stagingDynamicCache string = ''
@@ -121,7 +156,9 @@ resource productionDatabase 'Microsoft.DBforPostgreSQL/flexibleServers/databases
   properties: { charset: 'UTF8', collation: 'en_US.utf8' }
 }
 
-resource stagingDatabase 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-01' = if (database == 'create') {
+var hasStaging = empty(configurations)
+
+resource stagingDatabase 'Microsoft.DBforPostgreSQL/flexibleServers/databases@2024-08-01' = if (database == 'create' && hasStaging) {
   parent: postgres
   name: 'bench-staging'
   properties: { charset: 'UTF8', collation: 'en_US.utf8' }
@@ -146,6 +183,23 @@ func databaseSettings(uses bool, connection string) array => uses
     ]
   : []
 
+// Configurations: an app setting's name may hold only letters, digits, '.' and '_' (Agents__Keys__<name>), and a
+// slot's name is part of its host name; a name that breaks either fails the deployment here rather than leave an agent
+// whose key the dashboard cannot see.
+func isConfigurationName(name string) bool => contains('abcdefghijklmnopqrstuvwxyz', first(name)) && empty(reduce(map(range(0, 36), i => substring('abcdefghijklmnopqrstuvwxyz0123456789', i, 1)), name, (rest, allowed) => replace(rest, allowed, '')))
+
+func configurationName(name string) string => isConfigurationName(name)
+  ? name
+  : fail('Configuration "${name}": a configuration\'s name is lower-case letters and digits, beginning with a letter.')
+
+// A guid of the secret seed and the name: 122 bits no one without the seed can compute, the same on both sides.
+func agentKey(seed string, name string) string => guid(seed, 'agent-key', name)
+
+var agentKeySettings = [for c in configurations: { name: 'Agents__Keys__${configurationName(c.name)}', value: agentKey(agentKeySeed, c.name) }]
+
+// The agent's side (docs/agents.md): it dials the production dashboard, which holds its key.
+var agentSettingNames = [ 'Runner__Mode', 'Runner__Coordinator', 'Runner__AgentName', 'Runner__AgentKey', 'Runner__PublicUrl' ]
+
 resource site 'Microsoft.Web/sites@2023-12-01' = {
   name: appName
   location: location
@@ -158,12 +212,12 @@ resource site 'Microsoft.Web/sites@2023-12-01' = {
     keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: union(siteConfig, {
       appSettings: concat(sharedSettings, keyRingSettings, [ { name: 'BENCHDASHBOARD_SLOT', value: 'production' } ],
-        databaseSettings(usesPostgres, productionConnection))
+        databaseSettings(usesPostgres, productionConnection), agentKeySettings)
     })
   }
 }
 
-resource staging 'Microsoft.Web/sites/slots@2023-12-01' = {
+resource staging 'Microsoft.Web/sites/slots@2023-12-01' = if (hasStaging) {
   parent: site
   name: 'staging'
   location: location
@@ -181,6 +235,41 @@ resource staging 'Microsoft.Web/sites/slots@2023-12-01' = {
   }
 }
 
+// One slot per configuration on the production slot's plan, so every configuration runs on the same instances.
+// Its settings come in the next resource, which can name the slot's own host name once the slot exists.
+resource configurationSlots 'Microsoft.Web/sites/slots@2023-12-01' = [for c in configurations: {
+  parent: site
+  // The name is checked where the production slot's settings name it (agentKeySettings): Bicep 0.49 compiles a
+  // user function in a name that a child resource repeats without its namespace, which ARM then refuses.
+  name: c.name
+  location: location
+  kind: 'app,linux'
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    clientAffinityEnabled: c.?siteSettings.?clientAffinityEnabled
+    siteConfig: union(siteConfig, toObject(filter(items(c.?siteSettings ?? {}), s => s.key != 'clientAffinityEnabled'), s => s.key, s => s.value))
+  }
+}]
+
+// Every setting of a configuration slot, the settings under test first so that none can unmake the agent. No
+// administrator's key or password: a configuration serves no dashboard, so it holds nothing that opens one.
+resource configurationSettings 'Microsoft.Web/sites/slots/config@2023-12-01' = [for (c, i) in configurations: {
+  parent: configurationSlots[i]
+  name: 'appsettings'
+  properties: union(
+    { ASPNETCORE_ENVIRONMENT: 'Production' },
+    c.?appSettings ?? {},
+    {
+      BENCHDASHBOARD_SLOT: c.name
+      Runner__Mode: 'agent'
+      Runner__Coordinator: 'https://${site.properties.defaultHostName}'
+      Runner__AgentName: c.name
+      Runner__AgentKey: agentKey(agentKeySeed, c.name)
+      Runner__PublicUrl: 'https://${configurationSlots[i].properties.defaultHostName}'
+    })
+}]
+
 // existing: both slots' identities may read the vault's secrets (the built-in role Key Vault Secrets User).
 resource vault 'Microsoft.KeyVault/vaults@2023-07-01' existing = if (database == 'existing') {
   name: keyVaultName
@@ -194,22 +283,28 @@ resource productionReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04
   properties: { principalId: site.identity.principalId, principalType: 'ServicePrincipal', roleDefinitionId: secretsUser }
 }
 
-resource stagingReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (database == 'existing') {
+resource stagingReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (database == 'existing' && hasStaging) {
   scope: vault
   name: guid(vault.id, staging.id, secretsUser)
-  properties: { principalId: staging.identity.principalId, principalType: 'ServicePrincipal', roleDefinitionId: secretsUser }
+  properties: { principalId: staging!.identity.principalId, principalType: 'ServicePrincipal', roleDefinitionId: secretsUser }
 }
 
 // Settings that stay with their slot when slots swap: the slot's name, the platform setting under test, and where
 // the slot's history is (a swap warms the incoming code on the production slot's database, which it migrates).
+// With configurations also every setting under test, the agents' settings and the dashboard's keys for them.
+var configurationSettingNames = reduce(configurations, [], (names, c) => union(names, objectKeys(c.?appSettings ?? {})))
+
 resource stickySettings 'Microsoft.Web/sites/config@2023-12-01' = {
   parent: site
   name: 'slotConfigNames'
   properties: {
-    appSettingNames: [ 'BENCHDASHBOARD_SLOT', 'WEBSITE_DYNAMIC_CACHE', 'Database__Provider', 'ConnectionStrings__results' ]
+    appSettingNames: union([ 'BENCHDASHBOARD_SLOT', 'WEBSITE_DYNAMIC_CACHE', 'Database__Provider', 'ConnectionStrings__results' ],
+      configurationSettingNames, hasStaging ? [] : agentSettingNames, map(agentKeySettings, s => s.name))
   }
 }
 
 output productionUrl string = 'https://${site.properties.defaultHostName}'
-output stagingUrl string = 'https://${staging.properties.defaultHostName}'
+output stagingUrl string = hasStaging ? 'https://${staging!.properties.defaultHostName}' : ''
+@description('The configuration slots, for deploy/deploy.sh --configurations: names only (their keys are never output).')
+output configurationSlots string[] = [for (c, i) in configurations: configurationSlots[i].name]
 output postgresHost string = database == 'create' ? postgres!.properties.fullyQualifiedDomainName : ''

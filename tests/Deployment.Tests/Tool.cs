@@ -11,12 +11,17 @@ public sealed record ToolResult(int ExitCode, string Out, string Error)
 
 public static class Tool
 {
-    public static async Task<ToolResult> RunAsync(string executable, params string[] arguments)
+    public static Task<ToolResult> RunAsync(string executable, params string[] arguments) =>
+        RunAsync(executable, new Dictionary<string, string>(), arguments);
+
+    /// <summary>With <paramref name="environment"/> added to the test's own.</summary>
+    public static async Task<ToolResult> RunAsync(string executable, IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var start = new ProcessStartInfo(executable, arguments)
         {
             WorkingDirectory = Repository.Root, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false,
         };
+        foreach (var (name, value) in environment) start.Environment[name] = value;
         using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {executable}.");
         var output = process.StandardOutput.ReadToEndAsync();
         var error = process.StandardError.ReadToEndAsync();
