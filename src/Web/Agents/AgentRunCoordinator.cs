@@ -17,7 +17,8 @@ namespace BenchDashboard.Web.Agents;
 /// process, whichever process runs the dashboard's own runner), claims queued runs that ask for agents (a
 /// runner never claims them: <see cref="RunStore.TryClaimAsync"/>) through the <see cref="ClaimLoop"/> a runner uses,
 /// one at a time and within the database's limit of parallel runs, and sees each through the
-/// <see cref="RunProcessor"/> with an <see cref="AgentRun"/> as its executor. The agents' links (the dashboard's
+/// <see cref="RunProcessor"/> with an <see cref="AgentRun"/> as its executor (an <see cref="OnEachRun"/> for the same workload
+/// on each named agent in turn). The agents' links (the dashboard's
 /// WebSocket endpoint) hand it the frames, samples and losses of the run under way (<see cref="Current"/>).
 /// </summary>
 public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry registry, BenchmarkKinds kinds, IOptions<AgentRunOptions> options,

@@ -41,6 +41,9 @@ public sealed partial class OnEachRun
             }
             await Wait(TimeSpan.FromMilliseconds(250), ct);
         }
+        // Taken as lost while still linked (it never said it started): it must not load on into the next agent's turn.
+        if (current is { Ended: true, Status: ShardStatus.Lost } && current.Link.Linked)
+            await TrySendAsync(current.Link, new AgentFrame { Type = AgentFrameTypes.Stop, RunId = run.Id, Shard = agent.Index, Epoch = current.Epoch, Reason = "the dashboard took it as lost" });
         lock (gate)
         {
             if (current.Complete && !agent.Out)
