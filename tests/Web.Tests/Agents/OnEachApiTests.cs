@@ -95,6 +95,24 @@ public sealed class OnEachApiTests
     }
 
     [Fact]
+    public async Task RepeatedRunsEachRunOnEachAgentAndAreComparedByAgent()
+    {
+        await using var app = Dashboard();
+        var admin = Admin(app);
+
+        var response = await admin.PostAsync("/api/runs", Body($$"""{{{Http}},"repeat":2,"onEach":["cfg0","cfg1"],"rounds":2}"""));
+
+        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        var repeat = await response.Content.ReadFromJsonAsync<JsonElement>();
+        var runs = repeat.GetProperty("runs").EnumerateArray().ToList();
+        Assert.Equal(2, runs.Count);
+        Assert.All(runs, r => Assert.Equal(["cfg0", "cfg1"], r.GetProperty("onEach").GetProperty("agents").EnumerateArray().Select(a => a.GetString())));
+        var (first, second) = (runs[0].GetProperty("id").GetInt64(), runs[1].GetProperty("id").GetInt64());
+        // A group per agent, of its series in every repeat: each agent's figures over the repeats, side by side.
+        Assert.Equal([$"{first}/cfg0+{second}/cfg0", $"{first}/cfg1+{second}/cfg1"], repeat.GetProperty("groups").EnumerateArray().Select(g => g.GetString()));
+    }
+
+    [Fact]
     public async Task ASavedBenchmarkKeepsItsAgentsThroughExportImportAndItsRuns()
     {
         await using var app = Dashboard();

@@ -23,6 +23,10 @@ public sealed class OnEachPagesTests
         var saved = await client.PostAsync($"/runs/{run}?handler=Save", new FormUrlEncodedContent(new Dictionary<string, string> { ["name"] = "on each", ["__RequestVerificationToken"] = token }));
         Assert.Equal(HttpStatusCode.Redirect, saved.StatusCode);
         var id = int.Parse(saved.Headers.Location!.ToString().Split('/').Last());
+        var again = await client.PostAsync($"/runs/{run}?handler=Again", new FormUrlEncodedContent(new Dictionary<string, string> { ["__RequestVerificationToken"] = token }));
+        var rerun = await client.GetFromJsonAsync<JsonElement>($"/api/runs/{again.Headers.Location!.ToString()["/runs/".Length..]}?includeStats=false");
+        Assert.Equal(["cfg0", "cfg1"], rerun.GetProperty("onEach").GetProperty("agents").EnumerateArray().Select(a => a.GetString()));
+        Assert.Equal(2, rerun.GetProperty("agentsAsked").GetInt32());
         var benchmark = await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}");
         Assert.Equal(["cfg0", "cfg1"], benchmark.GetProperty("onEach").EnumerateArray().Select(a => a.GetString()));
         Assert.Equal(2, benchmark.GetProperty("rounds").GetInt32());
