@@ -61,9 +61,9 @@ public sealed partial class OnEachRun(Run run, OnEach plan, IReadOnlyList<string
         lock (gate)
         {
             foreach (var a in agents.Where(a => !a.Out)) a.Status = ShardStatus.Done;
-            var out_ = agents.Where(a => a.Out).ToList();
-            failed = out_.Count == 0 ? null
-                : string.Join("; ", out_.Select(a => a.Reason)) + (out_.Count < agents.Length
+            var dropped = agents.Where(a => a.Out).ToList();
+            failed = dropped.Count == 0 ? null
+                : string.Join("; ", dropped.Select(a => a.Reason)) + (dropped.Count < agents.Length
                     ? $". {string.Join(", ", agents.Where(a => !a.Out).Select(a => a.Name))} completed all {plan.Rounds} rounds."
                     : ".");
         }

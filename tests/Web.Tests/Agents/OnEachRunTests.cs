@@ -159,6 +159,14 @@ public sealed class OnEachRunTests(PublishedOutput published, ITestOutputHelper 
         Assert.Equal(fileSamples.Count, fileRun.GetProperty("completedRequests").GetInt32());
         AssertTurns(fileSamples, 3, 2, perTurn: perAgent[0].Count / 2);
 
+        // Its pages and answers read (whatever they make of series per agent, never a 500).
+        foreach (var finished in new[] { id, files })
+            foreach (var path in new[] { $"/runs/{finished}", $"/api/runs/{finished}?format=markdown", $"/api/runs/{finished}?format=text", $"/api/runs/{finished}/analysis" })
+            {
+                var page = await dashboard.Client.GetAsync(path);
+                Assert.True(page.IsSuccessStatusCode, $"{path}: {(int)page.StatusCode} {await page.Content.ReadAsStringAsync()}");
+            }
+
         // An agent that never links: its row says so, the others measure all their rounds, and the run fails naming it.
         var ghost = await dashboard.QueueAsync(new { kind = "http", url = target.Url("/delay?ms=1&record=true").ToString(), requests = 20, onEach = new[] { "cfg0", "ghost", "cfg2" }, rounds = 2 });
         var (ghostRun, _) = await dashboard.UntilRunAsync(ghost, Dashboard.Final, 120);
