@@ -187,7 +187,7 @@ public sealed class OnEachRunTests(PublishedOutput published, ITestOutputHelper 
     }
 
     [Fact(Timeout = 600_000)]
-    public async Task AnAgentKilledInItsTurnIsLostWithItsReasonWhileTheOthersCompleteAndNothingIsLost()
+    public async Task AnAgentKilledInItsTurnIsLostWithItsReasonWhileTheOthersCompleteAndNothingIsLostAndACancelStopsTheTurns()
     {
         using var dir = new TempDirectory();
         await using var scene = await StartAsync(dir);
@@ -222,5 +222,19 @@ public sealed class OnEachRunTests(PublishedOutput published, ITestOutputHelper 
         Assert.True(lost.GetProperty("samplesStored").GetInt32() > 50);
         var samples = await SamplesAsync(dashboard, id);
         Assert.Equal(run.GetProperty("completedRequests").GetInt32(), samples.Count);
+
+        // Cancelled in cfg0's turn: cfg0 is stopped, cfg2 never takes its turn, and what cfg0 measured is kept.
+        var cancelled = await dashboard.QueueAsync(new { kind = "http", url = scene.Target.Url("/delay?ms=2").ToString(), durationSeconds = 30, onEach = new[] { "cfg0", "cfg2" }, rounds = 2 });
+        await dashboard.UntilRunAsync(cancelled, r => r.GetProperty("agents").ValueKind == JsonValueKind.Array && Row(r, "cfg0").GetProperty("samplesReceived").GetInt64() > 50, 60);
+        var asked = Stopwatch.StartNew();
+        Assert.Equal(System.Net.HttpStatusCode.Accepted, (await dashboard.Client.PostAsync($"/api/runs/{cancelled}/cancel", null)).StatusCode);
+        var (stopped, _) = await dashboard.UntilRunAsync(cancelled, Dashboard.Final, 30);
+        output.WriteLine($"cancelled in cfg0's turn: {stopped.GetProperty("status").GetString()} {asked.Elapsed.TotalSeconds:0.0} s later");
+        Assert.Equal("cancelled", stopped.GetProperty("status").GetString());
+        Assert.InRange(asked.Elapsed.TotalSeconds, 0, 10);
+        Assert.All(stopped.GetProperty("agents").EnumerateArray(), r => Assert.Equal("stopped", r.GetProperty("status").GetString()));
+        Assert.Equal(0, Row(stopped, "cfg2").GetProperty("samplesReceived").GetInt64());
+        Assert.Equal(stopped.GetProperty("completedRequests").GetInt32(), (await SamplesAsync(dashboard, cancelled)).Count);
+        Assert.Equal(Row(stopped, "cfg0").GetProperty("samplesReceived").GetInt64(), stopped.GetProperty("completedRequests").GetInt32());
     }
 }
