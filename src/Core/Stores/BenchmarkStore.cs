@@ -67,7 +67,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
-        if (onEach is not null) Agents.OnEachField.Validate(errors, onEach, agents);
+        if (onEach is not null) Agents.OnEachField.Validate(errors, onEach, agents, kind, parameters, limits.Value);
         else Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
         List<string>? hooks = null;
         if (webhookUrls is not null)

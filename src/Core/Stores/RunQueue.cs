@@ -80,7 +80,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     /// <summary>Where the run measures: the dashboard's runner, a load divided over agents, or the whole load on each named agent.</summary>
     void ValidatePlacement(Dictionary<string, string[]> errors, IBenchmarkKind kind, object parameters, int? agents, OnEach? onEach)
     {
-        if (onEach is not null) OnEachField.Validate(errors, onEach, agents);
+        if (onEach is not null) OnEachField.Validate(errors, onEach, agents, kind, parameters, limits.Value);
         else AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
     }
 

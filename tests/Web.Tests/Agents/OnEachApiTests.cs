@@ -13,8 +13,8 @@ public sealed class OnEachApiTests
 {
     const string Key = "on-each-key";
 
-    /// <summary>No agent ever links here: queued runs are only looked at, never measured.</summary>
-    static DashboardFactory Dashboard() => new(new() { ["Auth:Required"] = "always", ["Auth:ApiKey"] = Key, ["Runner:Embedded"] = "false" });
+    /// <summary>No agent ever links here: queued runs are only looked at, never measured. A run stores at most 10,000 samples.</summary>
+    static DashboardFactory Dashboard() => new(new() { ["Auth:Required"] = "always", ["Auth:ApiKey"] = Key, ["Runner:Embedded"] = "false", ["RunLimits:MaxSamplesPerRun"] = "10000" });
 
     static HttpClient Admin(DashboardFactory app)
     {
@@ -38,6 +38,7 @@ public sealed class OnEachApiTests
     [InlineData($$"""{{{Http}},"onEach":["cfg0","cfg1"],"rounds":21}""", "rounds", "from 1 to 20")]
     [InlineData($$"""{{{Http}},"onEach":["cfg0","cfg1"],"rounds":"three"}""", "rounds", "whole number")]
     [InlineData($$"""{{{Http}},"rounds":3}""", "rounds", "goes with onEach")]
+    [InlineData("""{"kind":"http","url":"http://127.0.0.1:1/","requests":4000,"onEach":["cfg0","cfg1","cfg2"]}""", "rounds", "4,000 operations on each of 3 agents 3 times is 36,000 samples; a run stores at most 10,000")]
     [InlineData($$"""{{{Http}},"concurrency":2,"onEach":["cfg0","cfg1"],"agents":2}""", "onEach", "not both")]
     public async Task ABadOnEachIsA400NamingItsFieldAndQueuesNothing(string body, string field, string message)
     {
