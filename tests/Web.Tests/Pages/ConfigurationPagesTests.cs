@@ -1,0 +1,123 @@
+using System.Net;
+using System.Text.RegularExpressions;
+using BenchDashboard.Core;
+using BenchDashboard.Core.Agents;
+using BenchDashboard.Core.Data;
+using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Runs;
+using BenchDashboard.TestSupport;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace BenchDashboard.Web.Tests.Pages;
+
+/// <summary>A run on each of several configurations: the same table per configuration on its page, its report, its Markdown and its text.</summary>
+public class ConfigurationPagesTests
+{
+    const long Ms = 1_000_000;
+
+    /// <summary>
+    /// A finished run on cfg0, cfg1 and cfg2 stored as the coordinator stores one: cfg0 and cfg1 took turns, 100 rounds of
+    /// 1..100 ms (cfg1 at 75 % of cfg0's, so its p50 is 37.5 ms against 50); cfg2's agent never joined.
+    /// </summary>
+    static long StoreRun(DashboardFactory app)
+    {
+        using var scope = app.Services.CreateScope();
+        var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+        var onEach = new OnEach(["cfg0", "cfg1", "cfg2"]);
+        EnvironmentSnapshot Recorded(string cache) => new()
+        {
+            MachineName = "host", OsDescription = "Linux", DotnetVersion = ".NET 10", ProcessorCount = 2, ProcessId = 4000 + int.Parse(cache),
+            PlatformVariables = new(StringComparer.Ordinal) { ["WEBSITE_DYNAMIC_CACHE"] = cache, ["WEBSITE_SKU"] = "PremiumV3" },
+        };
+        var run = new Run
+        {
+            Kind = HttpKind.KindName, Status = RunStatus.Completed, QueuedUtcMs = 1, StartedUtcMs = 1, EndedUtcMs = 2,
+            ParametersJson = Json.Serialize(new { url = "{{self}}/target/delay?ms=2", requests = 100 }),
+            Agents = onEach.Agents.Count, OnEachJson = onEach.ToJson(),
+            AgentsJson = Json.Serialize(new[]
+            {
+                new AgentShardRow(0, "cfg0", "host", 1, ShardStatus.Done, null, null, null, 100, Recorded("0")),
+                new AgentShardRow(1, "cfg1", "host", 1, ShardStatus.Done, null, null, null, 100, Recorded("1")),
+                new AgentShardRow(2, "cfg2", null, 0, ShardStatus.Failed, "did not join within 15 s", null, null, 0, null),
+            }),
+        };
+        db.Runs.Add(run);
+        db.SaveChanges();
+        long offset = 0;
+        var index = 0;
+        var order = Enumerable.Range(1, 100).ToArray();
+        new Random(3).Shuffle(order);
+        for (var round = 0; round < order.Length; round++)
+            for (var turn = 0; turn < 2; turn++)
+            {
+                var shard = (round + turn) % 2;
+                var latency = order[round] * Ms * (shard == 0 ? 4 : 3) / 4;
+                db.Samples.Add(new Sample { RunId = run.Id, Index = index++, OffsetNs = offset, LatencyNs = latency, StatusCode = 200, Series = onEach.Agents[shard], Shard = shard });
+                offset += latency;
+            }
+        db.SaveChanges();
+        return run.Id;
+    }
+
+    static readonly string[] Cfg1 = ["cfg1", "WEBSITE_DYNAMIC_CACHE=1", "100", "0", "37.875 (75.0 %)", "37.500 (75.0 %, 1.33× faster)", "67.500 (75.0 %, 1.33× faster)", "74.250 (75.0 %, 1.33× faster)", "done"];
+
+    [Fact]
+    public async Task ThePageTheReportTheMarkdownAndTheTextShowARowPerConfigurationWithTheSettingsItRecorded()
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Process"] = "None" });
+        var client = app.CreateClient();
+        var id = StoreRun(app);
+
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        var rows = Rows(html);
+        Assert.Equal(["cfg0", "cfg1", "cfg2"], rows.Select(r => r[0]));
+        Assert.Equal(["cfg0", "WEBSITE_DYNAMIC_CACHE=0", "100", "0", "50.500 (baseline)", "50.000 (baseline)", "90.000 (baseline)", "99.000 (baseline)", "done"], rows[0]);
+        Assert.Equal(Cfg1, rows[1]);
+        Assert.Equal(["cfg2", "–", "–", "–", "–", "–", "–", "–", "failed: did not join within 15 s"], rows[2]);
+        Assert.DoesNotContain("WEBSITE_SKU", rows[0][1]); // the same on every configuration: not what sets them apart
+
+        var report = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}/report"));
+        Assert.Equal(rows, Rows(report));
+
+        var markdown = await client.GetStringAsync($"/api/runs/{id}?format=markdown");
+        Assert.StartsWith("#### Each configuration (ms), against cfg0", markdown[markdown.IndexOf("####", StringComparison.Ordinal)..]);
+        var table = MarkdownTables.Find(markdown, "Configuration"); // read as rendered Markdown, not as text that looks right
+        Assert.Equal(rows, table.Skip(1).Select(r => r.ToArray()));
+
+        var text = await client.GetStringAsync($"/api/runs/{id}?format=text");
+        var answer = text[text.IndexOf("ANSWER", StringComparison.Ordinal)..];
+        answer = answer[..answer.IndexOf("\n\n", StringComparison.Ordinal)]; // the answer's table, before what follows it
+        var line = answer.Split('\n').Single(l => l.StartsWith("cfg1 ", StringComparison.Ordinal));
+        Assert.Equal(Cfg1, Regex.Split(line.Trim(), "\\s{2,}"));
+        Assert.Contains(answer.Split('\n'), l => l.StartsWith("cfg2 ", StringComparison.Ordinal) && l.TrimEnd().EndsWith("failed: did not join within 15 s", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ARunOnOneAgentOrSpreadOverAgentsHasNoConfigurationTable()
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Process"] = "None" });
+        var client = app.CreateClient();
+        long id;
+        using (var scope = app.Services.CreateScope())
+        {
+            var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            var run = new Run { Kind = HttpKind.KindName, Status = RunStatus.Completed, QueuedUtcMs = 1, StartedUtcMs = 1, EndedUtcMs = 2, ParametersJson = "{\"url\":\"http://127.0.0.1:1/\"}", Agents = 2 };
+            db.Runs.Add(run);
+            db.SaveChanges();
+            db.Samples.Add(new Sample { RunId = run.Id, Index = 0, LatencyNs = Ms, StatusCode = 200, Shard = 0 });
+            db.SaveChanges();
+            id = run.Id;
+        }
+
+        Assert.DoesNotContain("id=\"configurations\"", await client.GetStringAsync($"/runs/{id}"));
+        Assert.DoesNotContain("Each configuration", await client.GetStringAsync($"/api/runs/{id}?format=markdown"));
+    }
+
+    /// <summary>The configuration table's rows, each cell's text.</summary>
+    static List<string[]> Rows(string html)
+    {
+        var section = Regex.Match(html, "<section id=\"configurations\">(.*?)</section>", RegexOptions.Singleline).Groups[1].Value;
+        return Regex.Matches(section, "<tr data-configuration=\"[^\"]*\">(.*?)</tr>", RegexOptions.Singleline)
+            .Select(m => Regex.Matches(m.Groups[1].Value, "<t[hd]>(.*?)</t[hd]>", RegexOptions.Singleline).Select(c => c.Groups[1].Value.Trim()).ToArray()).ToList();
+    }
+}
