@@ -30,12 +30,16 @@ sealed record Dashboard(PublishedApp App, HttpClient Client, int Port) : IAsyncD
     }
 
     /// <summary>An agent process linking to this dashboard; loopback targets are allowed to it, as to the dashboard.</summary>
-    public PublishedApp StartAgent(PublishedOutput published, TempDirectory dir, string name, string key) =>
-        PublishedApp.Start(published.Folder, published.Folder, new()
+    public PublishedApp StartAgent(PublishedOutput published, TempDirectory dir, string name, string key, Dictionary<string, string?>? extra = null)
+    {
+        var environment = new Dictionary<string, string?>
         {
             ["Runner__Mode"] = "agent", ["Runner__Coordinator"] = $"http://127.0.0.1:{Port}", ["Runner__AgentName"] = name, ["Runner__AgentKey"] = key,
             ["HOME"] = dir.Path, ["DOTNET_ENVIRONMENT"] = "Production", ["Targets__AllowLoopback"] = "true",
-        }, "--runner");
+        };
+        foreach (var (k, value) in extra ?? []) environment[k] = value;
+        return PublishedApp.Start(published.Folder, published.Folder, environment, "--runner");
+    }
 
     public async Task<JsonElement?> AgentAsync(string name, bool linked) =>
         (await Client.GetFromJsonAsync<JsonElement>("/api/agents")).EnumerateArray()
