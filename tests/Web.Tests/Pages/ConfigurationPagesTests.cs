@@ -75,6 +75,8 @@ public class ConfigurationPagesTests
         Assert.Equal(Cfg1, rows[1]);
         Assert.Equal(["cfg2", "–", "–", "–", "–", "–", "–", "–", "failed: did not join within 15 s"], rows[2]);
         Assert.DoesNotContain("WEBSITE_SKU", rows[0][1]); // the same on every configuration: not what sets them apart
+        Assert.Contains("each ran the whole workload in its turns", html); // the agents' rows are not shards of one load
+        Assert.DoesNotContain("over the union of their samples", html);
 
         var report = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}/report"));
         Assert.Equal(rows, Rows(report));
