@@ -115,6 +115,63 @@ public class ConfigurationPagesTests
         Assert.DoesNotContain("Each configuration", await client.GetStringAsync($"/api/runs/{id}?format=markdown"));
     }
 
+    /// <summary>
+    /// Every kind runs on each agent: its page, report, Markdown and text take a finished run whose series are the
+    /// agents' ("cfg0/write"), a table per phase of the kind, whatever the kind's own answer makes of those series.
+    /// </summary>
+    [Theory]
+    [InlineData("http", """{"url":"http://127.0.0.1:1/","variants":[{"name":"A"},{"name":"B","url":"http://127.0.0.1:2/"}]}""")]
+    [InlineData("cache", """{"phases":["write","read-same"]}""")]
+    [InlineData("fileSystem", """{"directories":["temp"],"fileCount":20}""")]
+    [InlineData("table", "{}")]
+    public async Task EveryKindsRunOnEachAgentHasATablePerPhaseOnEveryView(string kindName, string parametersJson)
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Process"] = "None" });
+        var client = app.CreateClient();
+        long id;
+        IReadOnlyList<string> phases;
+        using (var scope = app.Services.CreateScope())
+        {
+            var kind = scope.ServiceProvider.GetRequiredService<Core.Benchmarks.BenchmarkKinds>().Find(kindName)!;
+            var parameters = kind.Deserialize(parametersJson);
+            phases = kind.PlannedSeries(parameters);
+            Assert.NotEmpty(phases);
+            var onEach = new OnEach(["cfg0", "cfg1"], Rounds: 2);
+            var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            var run = new Run
+            {
+                Kind = kindName, Status = RunStatus.Completed, QueuedUtcMs = 1, StartedUtcMs = 1, EndedUtcMs = 2, ParametersJson = System.Text.Json.JsonSerializer.Serialize(parameters, parameters.GetType(), Json.Options),
+                Agents = 2, OnEachJson = onEach.ToJson(),
+                AgentsJson = Json.Serialize(new[] { new AgentShardRow(0, "cfg0", "host", 1, ShardStatus.Done, null, null, null, 0, null), new AgentShardRow(1, "cfg1", "host", 1, ShardStatus.Done, null, null, null, 0, null) }),
+            };
+            db.Runs.Add(run);
+            db.SaveChanges();
+            // Two rounds, each agent's turn the whole workload: every phase in order, 40 operations each.
+            long offset = 0;
+            var index = 0;
+            foreach (var (round, agents) in new[] { (0, new[] { 0, 1 }), (1, new[] { 1, 0 }) })
+                foreach (var agent in agents)
+                    foreach (var phase in phases)
+                        for (var i = 0; i < 40; i++)
+                        {
+                            var latency = (i % 10 + 1) * Ms * (agent + 1);
+                            db.Samples.Add(new Sample { RunId = run.Id, Index = index++, OffsetNs = offset, LatencyNs = latency, StatusCode = 200, Series = OnEach.SeriesOf(onEach.Agents[agent], phase), Shard = agent, Bytes = 10 });
+                            offset += latency;
+                        }
+            db.SaveChanges();
+            id = run.Id;
+        }
+
+        var html = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}"));
+        var titles = Regex.Matches(html, "<section id=\"configurations\">(.*?)</section>", RegexOptions.Singleline).Single().Groups[1].Value;
+        Assert.Equal(phases.Select(p => $"Each configuration, {p} (ms), against cfg0"), Regex.Matches(titles, "<h2>(.*?)</h2>").Select(m => m.Groups[1].Value));
+        Assert.All(Rows(html).Where(r => r[0] == "cfg1"), r => Assert.Equal("11.000 (200.0 %)", r[4])); // the mean, twice the baseline's 5.5 ms in every phase
+        Assert.Equal(System.Net.HttpStatusCode.OK, (await client.GetAsync($"/runs/{id}/report")).StatusCode);
+        var markdown = await client.GetStringAsync($"/api/runs/{id}?format=markdown");
+        Assert.Equal(phases.Count, MarkdownTables.Of(markdown).Count(t => t[0][0] == "Configuration"));
+        Assert.Contains($"Each configuration, {phases[^1]} (ms), against cfg0", await client.GetStringAsync($"/api/runs/{id}?format=text"));
+    }
+
     /// <summary>The configuration table's rows, each cell's text.</summary>
     static List<string[]> Rows(string html)
     {
