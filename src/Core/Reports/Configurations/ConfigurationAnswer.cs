@@ -1,7 +1,7 @@
 using System.Globalization;
+using System.Text.Json;
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Comparisons;
-using System.Text.Json;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 
