@@ -40,8 +40,8 @@ public static class ConfigurationAnswer
             ["Configuration", "Settings recorded", "Count", "Errors", "Mean", "p50", "p90", "p99", "Status"],
             onEach.Agents.Select((agent, i) => Row(agent, settings[i], RowOf(rows, onEach, agent),
                 figures.FirstOrDefault(f => f.Agent == agent && f.Phase == phase))).ToList(),
-            "Each figure against the first configuration's in the same " + (phase is null ? "run" : "phase") + ", with the verdict: the configurations " +
-            "took turns in rounds, so a difference is called only when it stands above their own noise (a run of one round is not judged). " +
+            "Each figure against the first configuration's in the same " + (phase is null ? "run" : "phase") + ", with the verdict: each turn of a " +
+            "configuration is judged as a separate run, so a difference is called only when it stands above the spread between turns (fewer than two rounds are not judged). " +
             "Settings are those the agents recorded that differ between them.")).ToList();
     }
 
@@ -68,6 +68,8 @@ public static class ConfigurationAnswer
         if (isBaseline) return ms + " (baseline)";
         if (figure.PercentOfBaseline is not { } percent) return ms;
         var shown = percent.ToString("F1", Invariant) + " %";
-        return judged ? $"{ms} ({shown}, {Verdicts.RatioWords(percent / 100, figure.Call)})" : $"{ms} ({shown})";
+        // A difference called is worded by the ratio the verdict judged (its turns' percentiles averaged, as the compare
+        // page's groups are), so the words never point the other way from the call.
+        return judged ? $"{ms} ({shown}, {Verdicts.RatioWords(figure.VerdictRatio ?? percent / 100, figure.Call)})" : $"{ms} ({shown})";
     }
 }
