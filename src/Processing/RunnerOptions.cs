@@ -24,6 +24,12 @@ public sealed class RunnerOptions
     public string? AgentName { get; set; }
 
     /// <summary>
+    /// Agent mode: this agent's own public base address, which the dashboard lists so a run "from outside" can measure it
+    /// (one interleaved variant per configuration); default <c>https://$WEBSITE_HOSTNAME</c> on App Service, else none.
+    /// </summary>
+    public string? PublicUrl { get; set; }
+
+    /// <summary>
     /// Web only: where the dashboard's runner lives. <c>child</c> (the default): a process of its own that the
     /// dashboard starts, restarts and stops (<c>ChildRunner</c>); <c>inProcess</c>: inside the
     /// dashboard (tests); <c>none</c>: no runner here (run src/Runner yourself, or several on one database).

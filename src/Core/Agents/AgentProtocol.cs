@@ -90,6 +90,9 @@ public sealed record AgentFrame
     public required string Type { get; init; }
     public string? Machine { get; init; }
     public int? Version { get; init; }
+
+    /// <summary>With a <see cref="AgentFrameTypes.Hello"/>: the agent's own public base address (<see cref="AgentBaseUrl"/>), when it has one.</summary>
+    public string? BaseUrl { get; init; }
     public long? Epoch { get; init; }
     public int? LeaseMs { get; init; }
     public int? HeartbeatMs { get; init; }

@@ -29,6 +29,9 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
 
     public string Name { get; } = AgentNameOf(options.Value);
 
+    /// <summary>This agent's own public address, sent in its hello (<see cref="AgentBaseUrl.Resolve"/>); null when it has none.</summary>
+    public string? BaseUrl { get; } = AgentBaseUrl.Resolve(options.Value.PublicUrl, Environment.GetEnvironmentVariable("WEBSITE_HOSTNAME"));
+
     public static string AgentNameOf(RunnerOptions o) =>
         string.IsNullOrWhiteSpace(o.AgentName) ? new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.').ToArray()) : o.AgentName.Trim();
 
@@ -40,6 +43,8 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
             logger.LogCritical("Runner:Coordinator must be the dashboard's http(s):// address; got '{Coordinator}'. The agent does nothing.", o.Coordinator);
             return;
         }
+        if (!string.IsNullOrWhiteSpace(o.PublicUrl) && BaseUrl is null)
+            logger.LogWarning("Runner:PublicUrl must be an http(s):// address without a query; got '{PublicUrl}'. The agent links without one.", o.PublicUrl);
         if (string.IsNullOrEmpty(o.AgentKey) || !AgentProtocol.IsValidName(Name))
         {
             logger.LogCritical("Runner:AgentKey must be set and Runner:AgentName be 1 to 64 letters, digits, '-', '_' or '.' (it is '{Name}'). The agent does nothing.", Name);
@@ -97,7 +102,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         using var session = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var link = new FrameLink(socket);
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version }, session.Token);
+        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version, BaseUrl = BaseUrl }, session.Token);
 
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;

@@ -14,6 +14,9 @@ public sealed class AgentState(string name, long epoch, string? remote)
     public string? Remote => remote;
     public string? Machine { get; set; }
     public int? Version { get; set; }
+
+    /// <summary>Its own public base address, from its hello (<see cref="AgentBaseUrl"/>): where a run "from outside" reaches it.</summary>
+    public string? BaseUrl { get; set; }
     public DateTimeOffset LinkedAt { get; } = DateTimeOffset.UtcNow;
     public DateTimeOffset LastHeard { get; set; } = DateTimeOffset.UtcNow;
     public ClockOffset? Clock { get; set; }

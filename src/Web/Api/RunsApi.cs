@@ -6,6 +6,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Reports.Configurations;
 using BenchDashboard.Core.Reports.Markdown;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Runs.Text;
@@ -147,7 +148,9 @@ public static class RunsApi
         IReadOnlyList<AnswerTable> answer = [];
         try
         {
-            if (report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = own.Answer(figures);
+            // A run on each of several agents leads with its table per configuration, then the kind's own answer.
+            answer = ConfigurationAnswer.Of(report.Run, report.Digest);
+            if (report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = [.. answer, .. own.Answer(figures)];
         }
         catch (JsonException)
         {
