@@ -33,12 +33,14 @@ public sealed class OnEachPagesTests
         Assert.Equal(JsonValueKind.Null, benchmark.GetProperty("agents").ValueKind);
 
         var edit = await client.GetStringAsync($"/benchmarks/edit/{id}");
+        // Neither agent is linked, so the editor offers them as typed names, and posts them back as a browser would.
+        Assert.Contains("id=\"on-each-typed\" name=\"OnEach\" type=\"text\" value=\"cfg0, cfg1\"", edit);
         List<KeyValuePair<string, string>> fields =
         [
             new("Cache.Backend", "memory"), new("Cache.Mode", "requests"), new("Cache.Requests", "60"), new("Cache.KeyCount", "5"),
             new("Cache.ValueBytes", "32"), new("Cache.Concurrency", "1"), new("Cache.TimeoutMs", "1000"), new("Cache.KeyPrefix", "form"),
             new("Cache.Cleanup", "true"), new("Cache.Phases", ""), new("Cache.Phases", "write"),
-            new("Name", "on each"), new("kind", "cache"), new("Enabled", "true"), new("__RequestVerificationToken", FormPost.Token(edit)),
+            new("OnEach", "cfg0, cfg1"), new("Rounds", "2"), new("Name", "on each"), new("kind", "cache"), new("Enabled", "true"), new("__RequestVerificationToken", FormPost.Token(edit)),
         ];
         var posted = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(fields));
         Assert.True(posted.StatusCode == HttpStatusCode.Redirect, await posted.Content.ReadAsStringAsync());
