@@ -29,6 +29,10 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
 
     public string Name { get; } = AgentNameOf(options.Value);
 
+    /// <summary>Whether the dashboard has welcomed this agent over the current link (a configuration's page and health say so).</summary>
+    public bool Linked => Volatile.Read(ref linked);
+    bool linked;
+
     public static string AgentNameOf(RunnerOptions o) =>
         string.IsNullOrWhiteSpace(o.AgentName) ? new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.').ToArray()) : o.AgentName.Trim();
 
@@ -116,6 +120,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
                     {
                         case AgentFrameTypes.Welcome:
                             logger.LogInformation("Agent '{Name}' linked to the dashboard as epoch {Epoch}", Name, frame.Epoch);
+                            Volatile.Write(ref linked, true);
                             break;
                         case AgentFrameTypes.Pong when frame is { AgentTimeUs: { } t0, DashboardTimeUs: { } t1 }:
                             pongs.Writer.TryWrite((t0, t1, AgentProtocol.NowUs()));
@@ -203,6 +208,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         finally
         {
+            Volatile.Write(ref linked, false);
             shard?.Abandon(); // a lost dashboard must never leave this agent loading a target
             session.Cancel();
             socket.Abort();

@@ -23,12 +23,19 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 {
     readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
-    /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
+    /// <summary>The run's URL and each variant's, against this process's target policy ({{self}} ones on its own site, <see cref="OwnSite"/>).</summary>
     public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
     {
+        var checking = policy;
+        if (SelfUrl.Uses(parameters))
+        {
+            var (site, refusal) = OwnSite.Of(settings);
+            if (site is null) return refusal;
+            (parameters, checking) = (site.Resolve(parameters), site.Opening(policy));
+        }
         foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
             if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
-            else if (await policy.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
+            else if (await checking.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
         return null;
     }
 
@@ -37,6 +44,15 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 
     public override async Task ExecuteAsync(RunContext context, HttpParameters parameters, CancellationToken ct)
     {
+        var targets = policy;
+        if (SelfUrl.Uses(parameters))
+        {
+            // Before any load: a run whose target is "this agent's own site" cannot be measured where there is none.
+            var (site, refusal) = OwnSite.Of(settings);
+            if (site is null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
+            (parameters, targets) = (site.Resolve(parameters), site.Opening(policy));
+            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {site.Address.GetLeftPart(UriPartial.Authority)}.");
+        }
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
@@ -49,7 +65,7 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
         context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
         context.RecordClient("httpSends", sends);
-        using var requests = new Requests(variants, parameters.Concurrency, policy, serverCertificate, lean, blocking, turns);
+        using var requests = new Requests(variants, parameters.Concurrency, targets, serverCertificate, lean, blocking, turns);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
