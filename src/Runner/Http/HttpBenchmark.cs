@@ -24,19 +24,26 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
     readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
     /// <summary>The run's URL and each variant's, against this process's target policy ({{self}} ones on its own site, <see cref="OwnSite"/>).</summary>
-    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
+    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct) => (await PlaceAsync(parameters, ct)).Refusal;
+
+    /// <summary>
+    /// The run with its {{self}} URLs on this process's own site, the policy its connections go by (the own site opened),
+    /// or why it may not run here. Every other URL is judged by this process's policy as it is: the own site opens
+    /// one address, and only to the URLs that name it.
+    /// </summary>
+    async Task<(HttpParameters Parameters, TargetPolicy Policy, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
     {
-        var checking = policy;
-        if (SelfUrl.Uses(parameters))
+        var urls = parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct().ToList();
+        var (site, noSite) = SelfUrl.Uses(parameters) ? OwnSite.Of(settings) : (null, null);
+        if (noSite is not null) return (parameters, policy, noSite);
+        var opened = site?.Opening(policy) ?? policy;
+        foreach (var url in urls)
         {
-            var (site, refusal) = OwnSite.Of(settings);
-            if (site is null) return refusal;
-            (parameters, checking) = (site.Resolve(parameters), site.Opening(policy));
+            var (target, judge) = SelfUrl.IsSelf(url) ? (SelfUrl.Resolve(url, site!.Address), opened) : (url, policy);
+            if (!Uri.TryCreate(target, UriKind.Absolute, out var uri)) return (parameters, policy, $"'{url}' is not an absolute URL.");
+            if (await judge.CheckAsync(uri, ct) is { } refused) return (parameters, policy, $"{url}: {refused}");
         }
-        foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
-            if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
-            else if (await checking.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
-        return null;
+        return site is null ? (parameters, policy, null) : (site.Resolve(parameters), opened, null);
     }
 
     /// <summary>Requests to a loopback server of its own (<see cref="LoopbackWarmup"/>).</summary>
@@ -48,10 +55,10 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         if (SelfUrl.Uses(parameters))
         {
             // Before any load: a run whose target is "this agent's own site" cannot be measured where there is none.
-            var (site, refusal) = OwnSite.Of(settings);
-            if (site is null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
-            (parameters, targets) = (site.Resolve(parameters), site.Opening(policy));
-            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {site.Address.GetLeftPart(UriPartial.Authority)}.");
+            var self = SelfUrl.SiteAddress(settings.SelfUrl, null, null);
+            (parameters, targets, var refusal) = await PlaceAsync(parameters, ct);
+            if (refusal is not null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
+            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {self!.GetLeftPart(UriPartial.Authority)}.");
         }
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()

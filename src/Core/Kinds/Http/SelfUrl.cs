@@ -51,7 +51,8 @@ public static class SelfUrl
     public static Uri? SiteAddress(string? configured, string? port, string? urls)
     {
         if (!string.IsNullOrWhiteSpace(configured))
-            return Uri.TryCreate(configured.Trim(), UriKind.Absolute, out var given) && given.Scheme is "http" or "https" ? given : null;
+            return !Uri.TryCreate(configured.Trim(), UriKind.Absolute, out var given) || given.Scheme is not ("http" or "https") ? null
+                : given.IsLoopback && given.HostNameType == UriHostNameType.Dns ? new UriBuilder(given) { Host = "127.0.0.1" }.Uri : given; // localhost: the address it answers on
         var first = urls?.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).FirstOrDefault();
         if (first is null)
             return int.TryParse(port, out var p) && p is > 0 and <= 65535 ? new Uri($"http://127.0.0.1:{p}") : null;
