@@ -101,7 +101,12 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         using var session = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var link = new FrameLink(socket);
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version }, session.Token);
+        // Its environment from the start, so /agents shows which configuration (WEBSITE_* settings, process) each agent is before any run.
+        await link.SendAsync(new AgentFrame
+        {
+            Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version,
+            EnvironmentJson = Json.Serialize(Core.Runs.EnvironmentSnapshot.Capture()),
+        }, session.Token);
 
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;
