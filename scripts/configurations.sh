@@ -148,17 +148,20 @@ until_up "$dashboard" "$dir/pids/dashboard.pid" "$dir/dashboard/log"
 
 # The configurations: the web host with Runner__Mode=agent (targets and agent in one process, no database). Slots on
 # one plan share instances, so WEBSITE_INSTANCE_ID is the same for all; each has its own HOME (the file-system kind's
-# "home" root, /home on App Service) and TMPDIR.
+# "home" root, /home on App Service), TMPDIR ("temp") and content root ("content", and the files /target/files
+# reads), as each slot has its own site folder; the binaries are the one publish.
 for ((i = 0; i < count; i++)); do
-  name=${names[i]} port=${ports[i]}
-  mkdir -p "$dir/$name/home" "$dir/$name/tmp"
-  (cd "$site" && exec env -u PORT \
+  name=${names[i]} port=${ports[i]} content="$dir/${names[i]}/content"
+  mkdir -p "$dir/$name/home" "$dir/$name/tmp" "$content/wwwroot"
+  cp "$site/appsettings.json" "$content/"
+  rm -rf "$content/wwwroot/target" && cp -R "$site/wwwroot/target" "$content/wwwroot/"
+  (cd "$content" && exec env -u PORT \
     "ASPNETCORE_URLS=http://127.0.0.1:$port" "ASPNETCORE_ENVIRONMENT=Production" \
     "Runner__Mode=agent" "Runner__Coordinator=$dashboard" "Runner__AgentName=$name" "Runner__AgentKey=${keys[i]}" \
     "Runner__PublicUrl=http://127.0.0.1:$port" \
     "WEBSITE_DYNAMIC_CACHE=$((i % 3))" "WEBSITE_LOCAL_CACHE_OPTION=Never" "BENCHDASHBOARD_SLOT=$name" "WEBSITE_INSTANCE_ID=local" \
     "HOME=$dir/$name/home" "TMPDIR=$dir/$name/tmp" \
-    dotnet BenchDashboard.Web.dll >"$dir/$name/log" 2>&1) &
+    dotnet "$site/BenchDashboard.Web.dll" --contentRoot "$content" >"$dir/$name/log" 2>&1) &
   echo $! >"$dir/pids/$name.pid"
 done
 for ((i = 0; i < count; i++)); do

@@ -41,7 +41,10 @@ public sealed class ConfigurationProcessTests(PublishedOutput published, ITestOu
             Assert.Equal(10, (await delay.Content.ReadAsByteArrayAsync()).Length);
             Assert.True(clock.ElapsedMilliseconds >= 20, $"{clock.ElapsedMilliseconds} ms for a 20 ms target");
             Assert.Equal(HttpStatusCode.OK, (await site.GetAsync("/target/static.html")).StatusCode);
-            Assert.Equal(HttpStatusCode.OK, (await site.GetAsync("/target/files?count=4")).StatusCode);
+            // Its own site folder, as each slot has: the small files come from its content root.
+            var files = await site.GetStringAsync("/target/files?count=4");
+            Assert.StartsWith("read 4 files, ", files);
+            Assert.EndsWith($"from {Path.Combine(c.Content, "wwwroot", "target", "files")}\n", files);
 
             var health = await site.GetFromJsonAsync<JsonElement>("/healthz");
             Assert.Equal("configuration", health.GetProperty("role").GetString());

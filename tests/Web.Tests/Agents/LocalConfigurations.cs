@@ -12,8 +12,8 @@ namespace BenchDashboard.Web.Tests.Agents;
 /// </summary>
 sealed class LocalConfigurations : IAsyncDisposable
 {
-    /// <summary>One configuration: its name (= its agent's), its site, its process, and its own home and temp folders.</summary>
-    public sealed record Configuration(string Name, int Index, int Port, PublishedApp App, string Home, string Temp)
+    /// <summary>One configuration: its name (= its agent's), its site, its process, and its own home, temp and content folders.</summary>
+    public sealed record Configuration(string Name, int Index, int Port, PublishedApp App, string Home, string Temp, string Content)
     {
         public Uri Site => new($"http://127.0.0.1:{Port}");
     }
@@ -54,10 +54,28 @@ sealed class LocalConfigurations : IAsyncDisposable
             var port = PublishedAppTests.FreePort();
             var home = Directory.CreateDirectory(dir.File($"{name}/home")).FullName;
             var temp = Directory.CreateDirectory(dir.File($"{name}/tmp")).FullName;
-            var app = PublishedApp.Start(published.Folder, published.Folder, Environment(i, port, $"http://127.0.0.1:{dashboard.Port}", keys[name], home, temp));
-            all.Add(new Configuration(name, i, port, app, home, temp));
+            var content = ContentOf(published, dir.File($"{name}/content"));
+            var app = PublishedApp.Start(published.Folder, content, Environment(i, port, $"http://127.0.0.1:{dashboard.Port}", keys[name], home, temp), "--contentRoot", content);
+            all.Add(new Configuration(name, i, port, app, home, temp, content));
         }
         return new LocalConfigurations(all);
+    }
+
+    /// <summary>
+    /// A configuration's own content root, as the script makes it: the settings and the target files (what
+    /// /target/files reads, and where the file-system kind's "content" root is), each slot having its own site folder.
+    /// </summary>
+    static string ContentOf(PublishedOutput published, string folder)
+    {
+        var target = Directory.CreateDirectory(Path.Combine(folder, "wwwroot", "target")).FullName;
+        File.Copy(Path.Combine(published.Folder, "appsettings.json"), Path.Combine(folder, "appsettings.json"));
+        foreach (var file in Directory.EnumerateFiles(Path.Combine(published.Folder, "wwwroot", "target"), "*", SearchOption.AllDirectories))
+        {
+            var copy = Path.Combine(target, Path.GetRelativePath(Path.Combine(published.Folder, "wwwroot", "target"), file));
+            Directory.CreateDirectory(Path.GetDirectoryName(copy)!);
+            File.Copy(file, copy);
+        }
+        return folder;
     }
 
     /// <summary>Until every configuration's agent is linked with a clock offset and its environment; returns each as /api/agents lists it.</summary>
