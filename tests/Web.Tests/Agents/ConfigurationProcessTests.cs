@@ -97,4 +97,28 @@ public sealed class ConfigurationProcessTests(PublishedOutput published, ITestOu
         var pids = run.GetProperty("agents").EnumerateArray().Select(a => a.GetProperty("environment").GetProperty("processId").GetInt32()).Order();
         Assert.Equal(configurations.All.Select(c => c.App.Pid).Order(), pids);
     }
+
+    [Fact]
+    public async Task AConfigurationStartedAsAppServiceStartsItFindsItsOwnSiteFromPort()
+    {
+        // App Service gives the site PORT and no ASPNETCORE_URLS; the site listens on every interface there, and
+        // {{self}} must still reach it over loopback.
+        using var dir = new TempDirectory();
+        var keys = LocalConfigurations.Keys(1);
+        await using var dashboard = await Dashboard.StartAsync(published, dir, LocalConfigurations.DashboardSettings(keys));
+        var port = PublishedAppTests.FreePort();
+        var environment = LocalConfigurations.Environment(0, port, $"http://127.0.0.1:{dashboard.Port}", keys["cfg0"], dir.Path, dir.Path);
+        (environment["ASPNETCORE_URLS"], environment["PORT"]) = (null, port.ToString());
+        await using var configuration = PublishedApp.Start(published.Folder, published.Folder, environment);
+        await dashboard.UntilAgentAsync("cfg0", linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number, seconds: 60);
+
+        var response = await dashboard.Client.PostAsJsonAsync("/api/runs", new { kind = "http", url = "{{self}}/target/delay?ms=1", requests = 20, agents = 1 });
+        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        var run = await DashboardFactory.WaitForEndAsync(dashboard.Client, (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64());
+
+        Assert.True(run.GetProperty("status").GetString() == "completed", run.ToString());
+        Assert.Equal(20, run.GetProperty("completedRequests").GetInt32());
+        var notes = run.GetProperty("notes").GetProperty("notes").EnumerateArray().Select(n => n.GetString()).ToList();
+        Assert.Contains(notes, n => n!.Contains($"{{{{self}}}} is this agent's own site, http://127.0.0.1:{port}"));
+    }
 }
