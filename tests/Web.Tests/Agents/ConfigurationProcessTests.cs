@@ -121,4 +121,22 @@ public sealed class ConfigurationProcessTests(PublishedOutput published, ITestOu
         var notes = run.GetProperty("notes").GetProperty("notes").EnumerateArray().Select(n => n.GetString()).ToList();
         Assert.Contains(notes, n => n!.Contains($"{{{{self}}}} is this agent's own site, http://127.0.0.1:{port}"));
     }
+
+    [Fact]
+    public async Task AnAgentWithoutASiteOfItsOwnRefusesASelfRunSayingWhy()
+    {
+        using var dir = new TempDirectory();
+        await using var dashboard = await Dashboard.StartAsync(published, dir);
+        await using var alpha = dashboard.StartAgent(published, dir, "alpha", "alpha-key"); // --runner: an agent without a site
+        await dashboard.UntilAgentAsync("alpha", linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number, seconds: 60);
+
+        var response = await dashboard.Client.PostAsJsonAsync("/api/runs", new { kind = "http", url = "{{self}}/target/delay?ms=1", requests = 10, agents = 1 });
+        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        var run = await DashboardFactory.WaitForEndAsync(dashboard.Client, (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64());
+
+        output.WriteLine(run.GetProperty("error").GetString());
+        Assert.Equal("failed", run.GetProperty("status").GetString());
+        Assert.Contains("serves no site of its own", run.GetProperty("error").GetString());
+        Assert.Equal(0, run.GetProperty("completedRequests").GetInt32());
+    }
 }
