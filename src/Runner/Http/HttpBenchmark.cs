@@ -31,19 +31,18 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
     /// or why it may not run here. Every other URL is judged by this process's policy as it is: the own site opens
     /// one address, and only to the URLs that name it.
     /// </summary>
-    async Task<(HttpParameters Parameters, TargetPolicy Policy, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
+    async Task<(HttpParameters Parameters, TargetPolicy Policy, OwnSite? Site, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
     {
-        var urls = parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct().ToList();
         var (site, noSite) = SelfUrl.Uses(parameters) ? OwnSite.Of(settings) : (null, null);
-        if (noSite is not null) return (parameters, policy, noSite);
+        if (noSite is not null) return (parameters, policy, null, noSite);
         var opened = site?.Opening(policy) ?? policy;
-        foreach (var url in urls)
+        foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
         {
             var (target, judge) = SelfUrl.IsSelf(url) ? (SelfUrl.Resolve(url, site!.Address), opened) : (url, policy);
-            if (!Uri.TryCreate(target, UriKind.Absolute, out var uri)) return (parameters, policy, $"'{url}' is not an absolute URL.");
-            if (await judge.CheckAsync(uri, ct) is { } refused) return (parameters, policy, $"{url}: {refused}");
+            if (!Uri.TryCreate(target, UriKind.Absolute, out var uri)) return (parameters, policy, null, $"'{url}' is not an absolute URL.");
+            if (await judge.CheckAsync(uri, ct) is { } refused) return (parameters, policy, null, $"{url}: {refused}");
         }
-        return site is null ? (parameters, policy, null) : (site.Resolve(parameters), opened, null);
+        return site is null ? (parameters, policy, null, null) : (site.Resolve(parameters), opened, site, null);
     }
 
     /// <summary>Requests to a loopback server of its own (<see cref="LoopbackWarmup"/>).</summary>
@@ -55,10 +54,9 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         if (SelfUrl.Uses(parameters))
         {
             // Before any load: a run whose target is "this agent's own site" cannot be measured where there is none.
-            var self = SelfUrl.SiteAddress(settings.SelfUrl, null, null);
-            (parameters, targets, var refusal) = await PlaceAsync(parameters, ct);
+            (parameters, targets, var site, var refusal) = await PlaceAsync(parameters, ct);
             if (refusal is not null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
-            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {self!.GetLeftPart(UriPartial.Authority)}.");
+            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {site!.Address.GetLeftPart(UriPartial.Authority)}.");
         }
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
