@@ -104,6 +104,11 @@ public sealed record AgentFrame
 
     /// <summary>With a <see cref="AgentFrameTypes.Done"/>: the shard's load failed (<see cref="Reason"/> says how), rather than being stopped.</summary>
     public bool? Failed { get; init; }
+    /// <summary>
+    /// With an <see cref="AgentFrameTypes.Assign"/>: the agent runs the whole workload, not a share of it (a run on each
+    /// named agent in turn, <see cref="OnEach"/>), so a kind whose load does not divide (file system, cache, Table) runs too.
+    /// </summary>
+    public bool? WholeWorkload { get; init; }
     public long? RunId { get; init; }
     public int? Shard { get; init; }
     public string? Kind { get; init; }

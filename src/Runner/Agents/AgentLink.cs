@@ -228,9 +228,10 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
     /// </summary>
     async Task AssignAsync(FrameLink link, AgentFrame assign, Action<AgentShard> took, CancellationToken ct)
     {
-        // Only a kind whose load divides between agents: the others measure what the dashboard's own runner reaches.
+        // A share of a divided load only for a kind whose load divides; the whole workload (a run on each agent) for
+        // any kind, measuring what this agent reaches (its own disks, its region's latency to a cache or table).
         var found = executors.Find(assign.Kind);
-        var executor = found is { Kind.SpreadsOverAgents: true } ? found.Value.Executor : null;
+        var executor = found is { } f && (f.Kind.SpreadsOverAgents || assign.WholeWorkload == true) ? f.Executor : null;
         string? refusal;
         if (executor is null) refusal = $"this agent cannot run {assign.Kind} runs";
         else if (assign is not { RunId: not null, Shard: not null, Epoch: not null, ParametersJson: { } parameters }) refusal = "the assignment was incomplete";

@@ -68,10 +68,11 @@ public static class RunsApi
         body.Remove("kind");
         if (!RepeatRequest.TryTake(body, out var repeat, out var refused)) return TypedResults.ValidationProblem(refused);
         if (!AgentsRequest.TryTake(body, out var agents, out var badAgents)) return TypedResults.ValidationProblem(badAgents);
+        if (!OnEachRequest.TryTake(body, out var onEach, out var badOnEach)) return TypedResults.ValidationProblem(badOnEach);
         try
         {
-            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, agents, display, ct);
-            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct, agents);
+            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, agents, onEach, display, ct);
+            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct, agents, onEach);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)) with { Notices = result.Notices is { Count: > 0 } n ? n : null });
         }
@@ -85,9 +86,9 @@ public static class RunsApi
     /// <c>repeat</c>: that many runs of the same parameters, queued together; with <c>separateRuns</c>, that many
     /// rounds of one plain run per variant, A B A B … Answers the runs, their groups and their compare page.
     /// </summary>
-    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, ParameterDisplay display, CancellationToken ct)
+    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, Core.Agents.OnEach? onEach, ParameterDisplay display, CancellationToken ct)
     {
-        var (queued, errors) = await RepeatedRuns.QueueAsync(queue, kind, parameters, repeat, agents, ct);
+        var (queued, errors) = await RepeatedRuns.QueueAsync(queue, kind, parameters, repeat, agents, ct, onEach);
         if (queued is null) return TypedResults.ValidationProblem(errors);
         var shown = Shown(request.HttpContext, display);
         return TypedResults.Created($"/api/runs/{queued.Runs[0].Id}", new RepeatDto(queued.Runs.Select(r => RunDto.From(r, shown)).ToList(), queued.Groups, queued.Compare));

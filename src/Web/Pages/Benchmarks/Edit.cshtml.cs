@@ -82,7 +82,9 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
             // Without a signing key the field is disabled, so a browser sends none: the stored addresses stay as they are.
             var webhookUrls = WebhookUrls is null && !SigningKeySet ? null
                 : (WebhookUrls ?? "").Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "", webhookUrls);
+            // The form has no field for the agents a benchmark runs on each of (the API sets them): an edit keeps them.
+            var onEach = id is { } existing && await store.FindAsync(existing, ct) is { } stored ? Core.Agents.OnEach.Parse(stored.OnEachJson) : null;
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "", webhookUrls, onEach);
             if (saved is not null)
             {
                 SavedMessage = ScheduleWords.Saved(saved, DateTimeOffset.UtcNow);

@@ -127,7 +127,10 @@ public sealed class DetailsModel(
     public async Task<IActionResult> OnPostSaveAsync(long id, string? name, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is not { } run || kinds.Find(run.Kind) is not { } kind) return NotFound();
-        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct, agents: run.Agents);
+        // A run on each agent counts its agents in Agents too: saved as the agents it ran on each of, not as a load to divide.
+        var onEach = Core.Agents.OnEach.Parse(run.OnEachJson);
+        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct,
+            agents: onEach is null ? run.Agents : null, onEach: onEach);
         if (saved is null)
         {
             Message = "Not saved: " + string.Join(" ", errors.SelectMany(e => e.Value));
