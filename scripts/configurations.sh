@@ -188,6 +188,8 @@ echo
 echo "Each configuration's own site, measured from inside it, in one run:"
 echo "  curl -s -X POST $dashboard/api/runs -H \"X-Api-Key: \$(cat $dir/dashboard/admin-key)\" -H 'Content-Type: application/json' \\"
 echo "    -d '{\"kind\":\"http\",\"url\":\"{{self}}/target/files?count=64\",\"requests\":200,\"onEach\":[${list%,}]}'"
+echo "Each configuration's own disks (its TMPDIR and content folder; \"home\" is App Service's /home), in turns:"
+echo "  the same with -d '{\"kind\":\"fileSystem\",\"directories\":[\"temp\",\"content\"],\"onEach\":[${list%,}]}'"
 echo "Logs and pid files: $dir"
 if $detach; then
   echo "Left running; stop it with: $0 stop $dir"
