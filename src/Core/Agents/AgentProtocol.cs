@@ -41,7 +41,7 @@ public static class AgentProtocol
 /// <summary>The frame types (<see cref="AgentFrame.Type"/>).</summary>
 public static class AgentFrameTypes
 {
-    /// <summary>Agent → dashboard, first: its machine and version.</summary>
+    /// <summary>Agent → dashboard, first: its machine, version and environment (<see cref="AgentFrame.EnvironmentJson"/>).</summary>
     public const string Hello = "hello";
 
     /// <summary>Dashboard → agent, the answer to hello: the lease and heartbeat it keeps, and the agent's epoch (a newer connection of the same name has a higher one).</summary>

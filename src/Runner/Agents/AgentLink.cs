@@ -32,6 +32,10 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
     /// <summary>This agent's own public address, sent in its hello (<see cref="AgentBaseUrl.Resolve"/>); null when it has none.</summary>
     public string? BaseUrl { get; } = AgentBaseUrl.Resolve(options.Value.PublicUrl, Environment.GetEnvironmentVariable("WEBSITE_HOSTNAME"));
 
+    /// <summary>Whether the dashboard has welcomed this agent over the current link (a configuration's page and health say so).</summary>
+    public bool Linked => Volatile.Read(ref linked);
+    bool linked;
+
     public static string AgentNameOf(RunnerOptions o) =>
         string.IsNullOrWhiteSpace(o.AgentName) ? new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.').ToArray()) : o.AgentName.Trim();
 
@@ -102,7 +106,12 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         using var session = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var link = new FrameLink(socket);
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version, BaseUrl = BaseUrl }, session.Token);
+        // Its environment from the start, so /agents shows which configuration (WEBSITE_* settings, process) each agent is before any run.
+        await link.SendAsync(new AgentFrame
+        {
+            Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version, BaseUrl = BaseUrl,
+            EnvironmentJson = Json.Serialize(Core.Runs.EnvironmentSnapshot.Capture()),
+        }, session.Token);
 
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;
@@ -121,6 +130,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
                     {
                         case AgentFrameTypes.Welcome:
                             logger.LogInformation("Agent '{Name}' linked to the dashboard as epoch {Epoch}", Name, frame.Epoch);
+                            Volatile.Write(ref linked, true);
                             break;
                         case AgentFrameTypes.Pong when frame is { AgentTimeUs: { } t0, DashboardTimeUs: { } t1 }:
                             pongs.Writer.TryWrite((t0, t1, AgentProtocol.NowUs()));
@@ -208,6 +218,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         finally
         {
+            Volatile.Write(ref linked, false);
             shard?.Abandon(); // a lost dashboard must never leave this agent loading a target
             session.Cancel();
             socket.Abort();

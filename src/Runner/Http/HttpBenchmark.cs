@@ -23,13 +23,26 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 {
     readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
-    /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
-    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
+    /// <summary>The run's URL and each variant's, against this process's target policy ({{self}} ones on its own site, <see cref="OwnSite"/>).</summary>
+    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct) => (await PlaceAsync(parameters, ct)).Refusal;
+
+    /// <summary>
+    /// The run with its {{self}} URLs on this process's own site, the policy its connections go by (the own site opened),
+    /// or why it may not run here. Every other URL is judged by this process's policy as it is: the own site opens
+    /// one address, and only to the URLs that name it.
+    /// </summary>
+    async Task<(HttpParameters Parameters, TargetPolicy Policy, OwnSite? Site, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
     {
+        var (site, noSite) = SelfUrl.Uses(parameters) ? OwnSite.Of(settings) : (null, null);
+        if (noSite is not null) return (parameters, policy, null, noSite);
+        var opened = site?.Opening(policy) ?? policy;
         foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
-            if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
-            else if (await policy.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
-        return null;
+        {
+            var (target, judge) = SelfUrl.IsSelf(url) ? (SelfUrl.Resolve(url, site!.Address), opened) : (url, policy);
+            if (!Uri.TryCreate(target, UriKind.Absolute, out var uri)) return (parameters, policy, null, $"'{url}' is not an absolute URL.");
+            if (await judge.CheckAsync(uri, ct) is { } refused) return (parameters, policy, null, $"{url}: {refused}");
+        }
+        return site is null ? (parameters, policy, null, null) : (site.Resolve(parameters), opened, site, null);
     }
 
     /// <summary>Requests to a loopback server of its own (<see cref="LoopbackWarmup"/>).</summary>
@@ -37,6 +50,14 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 
     public override async Task ExecuteAsync(RunContext context, HttpParameters parameters, CancellationToken ct)
     {
+        var targets = policy;
+        if (SelfUrl.Uses(parameters))
+        {
+            // Before any load: a run whose target is "this agent's own site" cannot be measured where there is none.
+            (parameters, targets, var site, var refusal) = await PlaceAsync(parameters, ct);
+            if (refusal is not null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
+            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {site!.Address.GetLeftPart(UriPartial.Authority)}.");
+        }
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
@@ -49,7 +70,7 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
         context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
         context.RecordClient("httpSends", sends);
-        using var requests = new Requests(variants, parameters.Concurrency, policy, serverCertificate, lean, blocking, turns);
+        using var requests = new Requests(variants, parameters.Concurrency, targets, serverCertificate, lean, blocking, turns);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.

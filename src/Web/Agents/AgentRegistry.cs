@@ -21,6 +21,9 @@ public sealed class AgentState(string name, long epoch, string? remote)
     public DateTimeOffset LastHeard { get; set; } = DateTimeOffset.UtcNow;
     public ClockOffset? Clock { get; set; }
 
+    /// <summary>What the agent said of itself on linking: its platform settings (a configuration's WEBSITE_*) and process.</summary>
+    public Core.Runs.EnvironmentSnapshot? Environment { get; set; }
+
     /// <summary>Where to send it frames: the link's sending half (sends are serialised there).</summary>
     public FrameLink? Link { get; set; }
     public DateTimeOffset? EndedAt { get; set; }

@@ -14,14 +14,17 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     public override string SampleNoun => "requests";
     public override string SeriesNoun => "variant";
 
-    /// <summary>The fields, then whether the target may be reached at all (<see cref="TargetPolicy"/>).</summary>
+    /// <summary>
+    /// The fields, then whether the target may be reached at all (<see cref="TargetPolicy"/>). A {{self}} URL is
+    /// each agent's own site, judged by that agent when it takes the run (<see cref="SelfUrl"/>), not here.
+    /// </summary>
     public override async Task<Dictionary<string, string[]>> ValidateAsync(HttpParameters p, CancellationToken ct)
     {
         var errors = HttpParametersValidator.Validate(p, limits.Value);
-        if (!errors.ContainsKey("url") && await targets.CheckAsync(new Uri(p.Url), ct) is { } refused) errors["url"] = [refused];
+        if (!errors.ContainsKey("url") && !SelfUrl.IsSelf(p.Url) && await targets.CheckAsync(new Uri(p.Url), ct) is { } refused) errors["url"] = [refused];
         // Each variant's own URL is a target too.
         foreach (var (variant, i) in (p.Variants ?? []).Select((v, i) => (v, i)))
-            if (variant?.Url is { } url && !errors.ContainsKey($"variants[{i}].url") && await targets.CheckAsync(new Uri(url), ct) is { } refusedVariant)
+            if (variant?.Url is { } url && !SelfUrl.IsSelf(url) && !errors.ContainsKey($"variants[{i}].url") && await targets.CheckAsync(new Uri(url), ct) is { } refusedVariant)
                 errors[$"variants[{i}].url"] = [refusedVariant];
         return errors;
     }

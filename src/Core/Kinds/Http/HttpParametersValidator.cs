@@ -31,6 +31,11 @@ public static class HttpParametersValidator
 
         if (p.Url is null || p.Url.Length > MaxUrlLength)
             Add("url", $"Enter a URL of at most {MaxUrlLength:N0} characters.");
+        else if (SelfUrl.IsSelf(p.Url))
+        {
+            // The agent's own site (SelfUrl): only the path and query are the dashboard's to check.
+            if (SelfUrl.Problem(p.Url) is { } problem) Add("url", problem);
+        }
         else if (!Uri.TryCreate(p.Url, UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
             Add("url", "Enter an absolute http:// or https:// URL.");
         else if (uri.Port is < 1 or > 65535)
