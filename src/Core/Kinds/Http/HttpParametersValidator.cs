@@ -49,6 +49,9 @@ public static class HttpParametersValidator
 
         LoadFieldsValidator.Validate(p, limits, new LoadCounting("requests", Variants: p.Variants?.Count ?? 1), Add);
         ValidateVariants(p, limits, Add);
+        foreach (var (variant, i) in (p.Variants ?? []).Select((v, i) => (v, i)))
+            if (variant?.Steps is not null && p.Steps is null)
+                Add($"variants[{i}].steps", "A run is a journey in all its variants or in none: give the run steps too.");
         // HTTP's own rule on a shared field: variants that cannot share a worker's connection open their own.
         if (p.Concurrency >= 1 && p.Concurrency <= limits.MaxConcurrency && p.ConnectionsPerWorker() is > 1 and var each && p.Concurrency * each > limits.MaxConcurrency)
             Add("concurrency", $"The variants need {each} connections per worker (another host, timeout or keep-alive each): {p.Concurrency * each:N0} in all, at most {limits.MaxConcurrency:N0} (RunLimits:MaxConcurrency).");

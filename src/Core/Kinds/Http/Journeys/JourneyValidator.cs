@@ -47,8 +47,8 @@ public static class JourneyValidator
 
             if (step.Url is null || step.Url.Length > HttpParametersValidator.MaxUrlLength)
                 add(at + "url", $"Enter a URL of at most {HttpParametersValidator.MaxUrlLength:N0} characters.");
-            else if (Template.StaticOrigin(step.Url) is null)
-                add(at + "url", "Enter an absolute http:// or https:// URL whose scheme, host and port are written out (variables may follow the host).");
+            else if (Template.StaticOrigin(step.Url) is null && !Template.IsVariableOrigin(step.Url))
+                add(at + "url", "Enter an absolute http:// or https:// URL, or one that starts with a variable ({{next}}) or has one in its host.");
             HttpParametersValidator.ValidateRequest(step.Method, step.Body, step.Headers, at, add);
 
             // What this step's text may refer to: built-ins and what earlier steps extracted.

@@ -58,6 +58,20 @@ public sealed partial class Template
     }
 
     /// <summary>
+    /// A URL whose origin a variable makes (<c>{{next}}</c>, <c>https://{{host}}/</c>): judged by the target policy
+    /// only once resolved, before each send.
+    /// </summary>
+    public static bool IsVariableOrigin(string url)
+    {
+        var template = Parse(url);
+        if (template.IsStatic) return false;
+        var prefix = template.Prefix;
+        return prefix.Length == 0
+            || (prefix.StartsWith("http://", StringComparison.OrdinalIgnoreCase) || prefix.StartsWith("https://", StringComparison.OrdinalIgnoreCase))
+               && prefix.IndexOfAny(['/', '?', '#'], prefix.IndexOf("://", StringComparison.Ordinal) + 3) < 0;
+    }
+
+    /// <summary>
     /// The URL's origin when it is fixed (scheme, host and port free of references, so the target policy can judge it
     /// before the run); null when a reference reaches into it.
     /// </summary>
