@@ -1,13 +1,17 @@
 using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http.Journeys;
+using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
+using BenchDashboard.Core.Statistics;
+using System.Text.Json;
 using Microsoft.Extensions.Options;
 
 namespace BenchDashboard.Core.Kinds.Http;
 
 /// <summary>HTTP request latency against a URL (App Service Dynamic Cache settings, a cache in front of a slow CGI).</summary>
-public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) : BenchmarkKind<HttpParameters>
+public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) : BenchmarkKind<HttpParameters>, IKindFigures
 {
     public const string KindName = "http";
     public override string Name => KindName;
@@ -45,6 +49,16 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
         !p.IsJourney ? p.Resolved().Select(v => v.Name).ToList()
         : p.Variants is { Count: > 0 } ? p.Resolved().SelectMany(v => Journey.Series(v.Name, v.Parameters.Steps ?? [])).ToList()
         : Journey.Series(null, p.Steps!).ToList();
+
+    /// <summary>A journey's steps and its iteration are unlike operations: no blended summary, and the answer is the step table.</summary>
+    public override SeriesBasis SeriesBasis(HttpParameters p) => p.IsJourney ? new(Blended: false, Percentages: false) : Benchmarks.SeriesBasis.Alike;
+
+    /// <summary>A journey's step table (<see cref="JourneyTable"/>); none for one request.</summary>
+    object? IKindFigures.Figures(object parameters, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
+        JourneyTable.From((HttpParameters)parameters, series);
+
+    IReadOnlyList<AnswerTable> IKindFigures.Answer(JsonElement figures) =>
+        figures.ValueKind == JsonValueKind.Object ? JourneyAnswer.Of(figures.Deserialize<JourneyTable>(Json.Options)) : [];
 
     public override IReadOnlyList<(string Name, HttpParameters Parameters)> SeparateVariants(HttpParameters p) =>
         p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1, Setting = v.Name })).ToList();

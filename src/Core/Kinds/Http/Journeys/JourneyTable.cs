@@ -44,3 +44,29 @@ public sealed record JourneyTable(IReadOnlyList<JourneyRow> Rows)
         new(variant, step, isIteration, s?.Count ?? 0, s?.Errors ?? 0, s?.ErrorsByKind.GetValueOrDefault(ErrorKind.CheckFailed) ?? 0,
             s?.Latency?.P50Ns, s?.Latency?.P90Ns, s?.Latency?.P99Ns, share);
 }
+
+/// <summary>The journey answer as the rows a run's Markdown and text lead with.</summary>
+public static class JourneyAnswer
+{
+    public static IReadOnlyList<Reports.AnswerTable> Of(JourneyTable? table)
+    {
+        if (table is null || table.Rows.Count == 0) return [];
+        var variants = table.Rows.Any(r => r.Variant is not null);
+        var rows = table.Rows.Select(r => (IReadOnlyList<string>)
+        [
+            .. variants ? [r.Variant ?? ""] : Array.Empty<string>(),
+            r.Step, N(r.Count), N(r.Errors), N(r.FailedChecks), Ms(r.P50Ns), Ms(r.P90Ns), Ms(r.P99Ns),
+            r.IsIteration ? "100 %" : r.Share is { } share ? (share * 100).ToString("F1", System.Globalization.CultureInfo.InvariantCulture) + " %" : "–",
+        ]).ToList();
+        return
+        [
+            new Reports.AnswerTable("Per step (ms), the whole iteration last",
+                [.. variants ? ["Variant"] : Array.Empty<string>(), "Step", "Count", "Errors", "Failed checks", "p50", "p90", "p99", "Share"], rows,
+                "Each step's latency is its request's, from send to the last byte of the answer; the iteration's is its steps' and the work between them, " +
+                "never its think time. Share: the step's latencies over the iterations'. A step that fails ends its iteration."),
+        ];
+    }
+
+    static string N(int n) => n.ToString("N0", System.Globalization.CultureInfo.InvariantCulture);
+    static string Ms(long? ns) => ns is { } v ? (v / 1e6).ToString("F3", System.Globalization.CultureInfo.InvariantCulture) : "–";
+}
