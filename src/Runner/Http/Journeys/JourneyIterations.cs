@@ -84,7 +84,7 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         {
             var url = step.Url.Resolve(Value);
             if (!Uri.TryCreate(url, UriKind.Absolute, out uri) || uri.Scheme is not ("http" or "https"))
-                return NotSent(sample, operation, ErrorKind.TargetRefused, $"{step.Definition.Name}: '{Shown(url)}' is not an absolute http(s) URL; nothing was sent.");
+                return NotSent(sample, operation, ErrorKind.TargetRefused, $"{step.Definition.Name}: its URL, its variables filled in, is not an absolute http(s) URL; nothing was sent.");
             if (await policy.CheckAsync(uri, ct) is { } refused)
                 return NotSent(sample, operation, ErrorKind.TargetRefused, $"{step.Definition.Name}: {uri.GetLeftPart(UriPartial.Authority)} refused by the target policy ({refused}); nothing was sent.");
         }
@@ -187,12 +187,12 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
                 {
                     { Status: { } expected } => status == expected ? null : $"status {status}, expected {expected}",
                     { Header: { } name } c => Header(response, name) is not { } value ? $"no {name} header"
-                        : c.EqualTo is { } equal && value != equal ? $"{name} is '{Shown(value)}', expected '{Shown(equal)}'" : null,
+                        : c.EqualTo is { } equal && value != equal ? $"{name} is not '{Shown(equal)}'" : null,
                     { Contains: { } part } => text.Contains(part, StringComparison.Ordinal) ? null : $"the body does not contain '{Shown(part)}'",
                     { Json: { } } c => Json(check.Path!) is not { } found
                         ? (c.Exists == false ? null : $"{check.Path!.Text} is missing")
                         : c.Exists == false ? $"{check.Path!.Text} exists"
-                        : c.EqualTo is { } equal && JsonPath.ValueText(found) != equal ? $"{check.Path!.Text} is '{Shown(JsonPath.ValueText(found))}', expected '{Shown(equal)}'"
+                        : c.EqualTo is { } equal && JsonPath.ValueText(found) != equal ? $"{check.Path!.Text} is not '{Shown(equal)}'"
                         : check.Pattern is { } pattern && !Matches(pattern, JsonPath.ValueText(found)) ? $"{check.Path!.Text} does not match {pattern}"
                         : found.ValueKind == JsonValueKind.Array && found.GetArrayLength() == 0 && c.Exists == true ? $"{check.Path!.Text} is empty"
                         : null,
@@ -256,7 +256,7 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
             _ => "", // validation refuses a reference to nothing; a value a failed step never set cannot be reached
         };
 
-    /// <summary>A value as a note may quote it: short, one line (a value may be a token: notes show only its start).</summary>
+    /// <summary>A benchmark's own text as a note may quote it: short, one line. Values from answers are never quoted (they may be tokens).</summary>
     static string Shown(string text) => new string(text.Take(40).Select(c => char.IsControl(c) ? '?' : c).ToArray()) + (text.Length > 40 ? "…" : "");
 
     public void Dispose()
