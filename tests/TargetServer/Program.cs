@@ -109,7 +109,7 @@ static class Program
             if (body.Password != "secret") return Results.Unauthorized();
             var token = Guid.NewGuid().ToString("N");
             users[token] = body.User ?? "";
-            http.Response.Headers["X-Session"] = "s-" + body.User;
+            http.Response.Headers["X-Session"] = "s-" + new string((body.User ?? "").Where(c => !char.IsControl(c)).ToArray());
             return Results.Json(new { token, next = next ?? "/journey/orders" });
         });
         app.MapGet("/journey/orders", async (HttpContext http, int ms = 0) =>

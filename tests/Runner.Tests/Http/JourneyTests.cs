@@ -84,7 +84,7 @@ public sealed class JourneyTests
 
         var (samples, stats, notes) = await HttpRun.ExecuteWithNotesAsync(p);
 
-        Assert.All(Of(samples, "signin"), s => Assert.Equal(ErrorKind.None, s.Error));
+        Assert.Equal(10, Of(samples, "signin").Count(s => s.Error == ErrorKind.None));
         var orders = Of(samples, "orders");
         Assert.Equal(10, orders.Count);
         Assert.All(orders, s => { Assert.Equal(ErrorKind.CheckFailed, s.Error); Assert.Equal(401, s.StatusCode); Assert.True(s.LatencyNs > 0); });
@@ -110,6 +110,7 @@ public sealed class JourneyTests
 
         var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
 
+        Assert.Equal(5, Of(samples, "denied").Count);
         Assert.All(Of(samples, "denied"), s => { Assert.Equal(ErrorKind.None, s.Error); Assert.Equal(401, s.StatusCode); });
         Assert.All(Of(samples, "missing"), s => Assert.Equal(ErrorKind.CheckFailed, s.Error));
         Assert.Equal(5, Of(samples, "missing").Count);
@@ -175,5 +176,44 @@ public sealed class JourneyTests
         Assert.All(Of(samples, "iteration"), s => Assert.Equal(ErrorKind.TargetRefused, s.Error));
         Assert.Contains(notes.ErrorMessages, e => e.Kind == ErrorKind.TargetRefused && e.Message.Contains("169.254.169.254"));
         Assert.Equal(4, await ServedAsync(target)); // the sign-ins only
+    }
+
+    [Fact]
+    public async Task VariantsThatReplaceTheStepsTakeTurnsEachWithItsOwnSeries()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var p = new HttpParameters
+        {
+            Steps = [SignIn(target), Orders(target)],
+            Variants = [new() { Name = "A" }, new() { Name = "B", Steps = [SignIn(target), Orders(target), Detail(target)] }],
+            Requests = 6, Concurrency = 2,
+        };
+        Assert.Empty(HttpParametersValidator.Validate(p, new RunLimits()));
+
+        var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
+
+        Assert.Empty(notes.ErrorMessages);
+        foreach (var series in new[] { "A/signin", "A/orders", "A/iteration", "B/signin", "B/orders", "B/detail", "B/iteration" })
+            Assert.Equal(6, Of(samples, series).Count);
+        Assert.Equal(samples.Count, Of(samples, "A/iteration").Count * 3 + Of(samples, "B/iteration").Count * 4);
+        Assert.Equal(6 * 2 + 6 * 3, await ServedAsync(target));
+    }
+
+    [Fact]
+    public async Task AnExtractedValueWithALineBreakIsNeverSentInAHeader()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var signIn = SignIn(target) with { Body = """{"user":"a\r\nHost: elsewhere","password":"secret"}""" };
+        var orders = Orders(target) with { Extract = [new() { Name = "user", Json = "$.user" }] };
+        var echo = new HttpStep { Name = "echo", Url = target.Url("/journey/orders").ToString(), Headers = new() { ["X-User"] = "{{user}}" } };
+        var p = new HttpParameters { Steps = [signIn, orders, echo], Requests = 3, Concurrency = 1 };
+
+        var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
+
+        Assert.Equal(3, Of(samples, "orders").Count(s => s.Error == ErrorKind.None));
+        Assert.Equal(3, Of(samples, "echo").Count);
+        Assert.All(Of(samples, "echo"), s => { Assert.Equal(ErrorKind.Other, s.Error); Assert.Null(s.StatusCode); });
+        Assert.Contains(notes.ErrorMessages, e => e.Message.Contains("X-User would contain a line break"));
+        Assert.Equal(6, await ServedAsync(target));
     }
 }
