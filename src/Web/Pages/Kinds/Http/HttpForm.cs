@@ -8,7 +8,7 @@ namespace BenchDashboard.Web.Pages.Kinds.Http;
 [KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml", Answer = "/Pages/Kinds/Http/_Answer.cshtml")]
 public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
 {
-    public string Url { get; set; } = "";
+    public string? Url { get; set; } = "";
     public string Method { get; set; } = "GET";
 
     /// <summary>One "Name: value" per line.</summary>
@@ -42,7 +42,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
         return WithLoad(new HttpParameters
         {
             Steps = steps,
-            Url = Url.Trim(),
+            Url = (Url ?? "").Trim(),
             Method = Method.Trim().ToUpperInvariant(),
             Headers = headers,
             Body = string.IsNullOrEmpty(Body) ? null : Body,
