@@ -131,4 +131,27 @@ public class JourneyTests
         Assert.All(split.Parts, part => Assert.Same(p.Steps, ((HttpParameters)part.Parameters).Steps));
         Assert.Equal(10, split.Parts.Sum(part => ((HttpParameters)part.Parameters).Requests));
     }
+
+    [Fact]
+    public void ARunOnEachAgentHasTheStepRowsOfEachAgentWithItsVariantsSteps()
+    {
+        var p = new HttpParameters
+        {
+            Requests = 1, Steps = [new() { Name = "login", Url = "http://h/" }],
+            Variants = [new() { Name = "A" }, new() { Name = "B", Steps = [new() { Name = "login", Url = "http://h/" }, new() { Name = "list", Url = "http://h/" }] }],
+        };
+        var samples = new List<Sample>
+        {
+            S(0, "cfg0/A/iteration", 10), S(1, "cfg0/A/login", 9),
+            S(2, "cfg0/B/iteration", 30), S(3, "cfg0/B/login", 10), S(4, "cfg0/B/list", 15),
+            S(5, "cfg1/A/iteration", 12), S(6, "cfg1/A/login", 11),
+        };
+
+        var rows = JourneyTable.From(p, SeriesStatistics.From(samples))!.Rows;
+
+        Assert.Equal(["cfg0/A login", "cfg0/A iteration", "cfg0/B login", "cfg0/B list", "cfg0/B iteration", "cfg1/A login", "cfg1/A iteration"],
+            rows.Select(r => $"{r.Variant} {r.Step}"));
+        Assert.Equal(0.5, rows[3].Share!.Value, 9);
+        Assert.All(rows, r => Assert.Equal(1, r.Count));
+    }
 }

@@ -13,29 +13,35 @@ public sealed record JourneyRow(string? Variant, string Step, bool IsIteration, 
 
 /// <summary>
 /// The journey answer: a row per step in the journey's order, then the iteration (whose latency leaves think time
-/// out), per variant. Pure: built from the run's series statistics.
+/// out), per variant or agent. Pure: built from the run's series statistics.
 /// </summary>
 public sealed record JourneyTable(IReadOnlyList<JourneyRow> Rows)
 {
+    /// <param name="series">The run's series: "login", or with a prefix per variant or agent ("A/login", "cfg0/login", "cfg0/A/login").</param>
     public static JourneyTable? From(HttpParameters p, IReadOnlyList<SeriesStatistics> series)
     {
         if (!p.IsJourney) return null;
         var byName = series.ToDictionary(s => s.Name);
-        IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = p.Variants is { Count: > 0 }
-            ? p.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
-            : [(null, p)];
+        var variants = p.Resolved().ToDictionary(v => v.Name, v => v.Parameters.Steps ?? []);
+        const string iteration = "/" + JourneyValidator.IterationSeries;
+        // Each measured iteration series names a group of rows; a run that measured nothing shows its planned groups, empty.
+        var prefixes = series.Select(s => s.Name).Where(n => n == JourneyValidator.IterationSeries || n.EndsWith(iteration, StringComparison.Ordinal))
+            .Select(n => n == JourneyValidator.IterationSeries ? null : n[..^iteration.Length]).Distinct().ToList();
+        if (prefixes.Count == 0) prefixes = p.Variants is { Count: > 0 } ? [.. variants.Keys] : [null];
         var rows = new List<JourneyRow>();
-        foreach (var (variant, parameters) in variants)
+        foreach (var prefix in prefixes)
         {
-            var iteration = byName.GetValueOrDefault(Journey.SeriesOf(variant, JourneyValidator.IterationSeries))?.Statistics;
-            var iterationSum = iteration?.Latency is { } l ? l.MeanNs * l.Count : 0;
-            foreach (var step in parameters.Steps ?? [])
+            var last = prefix?[(prefix.LastIndexOf('/') + 1)..];
+            var steps = last is not null && variants.TryGetValue(last, out var own) ? own : p.Steps!;
+            var it = byName.GetValueOrDefault(Journey.SeriesOf(prefix, JourneyValidator.IterationSeries))?.Statistics;
+            var iterationSum = it?.Latency is { } l ? l.MeanNs * l.Count : 0;
+            foreach (var step in steps)
             {
-                var s = byName.GetValueOrDefault(Journey.SeriesOf(variant, step.Name))?.Statistics;
+                var s = byName.GetValueOrDefault(Journey.SeriesOf(prefix, step.Name))?.Statistics;
                 double? share = s?.Latency is { } sl && iterationSum > 0 ? sl.MeanNs * sl.Count / iterationSum : null;
-                rows.Add(Row(variant, step.Name, false, s, share));
+                rows.Add(Row(prefix, step.Name, false, s, share));
             }
-            rows.Add(Row(variant, JourneyValidator.IterationSeries, true, iteration, null));
+            rows.Add(Row(prefix, JourneyValidator.IterationSeries, true, it, null));
         }
         return new JourneyTable(rows);
     }
@@ -61,7 +67,7 @@ public static class JourneyAnswer
         return
         [
             new Reports.AnswerTable("Per step (ms), the whole iteration last",
-                [.. variants ? ["Variant"] : Array.Empty<string>(), "Step", "Count", "Errors", "Failed checks", "p50", "p90", "p99", "Share"], rows,
+                [.. variants ? ["Variant or agent"] : Array.Empty<string>(), "Step", "Count", "Errors", "Failed checks", "p50", "p90", "p99", "Share"], rows,
                 "Each step's latency is its request's, from send to the last byte of the answer; the iteration's is its steps' and the work between them, " +
                 "never its think time. Share: the step's latencies over the iterations'. A step that fails ends its iteration."),
         ];
