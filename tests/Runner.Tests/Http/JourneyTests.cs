@@ -64,6 +64,8 @@ public sealed class JourneyTests
         Assert.Equal(2 * 4, samples.Count(s => s.IsWarmup));
         Assert.Equal(samples.Count, samples.Select(s => s.Index).Distinct().Count());
         Assert.All(Of(samples, "detail"), s => Assert.Equal(200, s.StatusCode));
+        Assert.All(Of(samples, "iteration"), s => { Assert.Equal(0, s.Bytes); Assert.Null(s.StatusCode); });
+        Assert.All(Of(samples, "orders"), s => Assert.True(s.Bytes > 50));
         // Every request accounted for: what the server saw is what was recorded.
         Assert.Equal(3 * 22, await ServedAsync(target));
         // An iteration takes its steps' time and a little more (its own bookkeeping), never less.

@@ -50,13 +50,12 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         var worker = workers[operation.Worker];
         worker.Values.Clear();
         var steps = variants[operation.Variant];
-        long think = 0, bytes = 0;
+        long think = 0;
         var error = ErrorKind.None;
         for (var i = 0; i < steps.Length; i++)
         {
             var sample = await SendAsync(worker, steps[i], operation, ct);
             context.Record(sample);
-            bytes += sample.Bytes;
             if (sample.Error != ErrorKind.None)
             {
                 error = sample.Error;
@@ -70,7 +69,8 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
             }
         }
         operation.Clock.StopExcluding(think);
-        return new Outcome { Series = iterationSeries[operation.Variant], Error = error, Bytes = bytes };
+        // No bytes and no status of its own: its steps carry them, and a run's totals must not count them twice.
+        return new Outcome { Series = iterationSeries[operation.Variant], Error = error };
     }
 
     /// <summary>One step: resolved, judged by the policy when a variable reaches its URL, sent, timed, then checked and extracted from.</summary>
