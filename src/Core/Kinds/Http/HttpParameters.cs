@@ -19,6 +19,8 @@ public sealed record HttpParameters : LoadParameters
     /// <see cref="Body"/> then stay unset): one operation is an iteration of these steps in order, on the worker's
     /// connection(s). Null: the one request, on the path it has always taken.
     /// </summary>
+    // Left out when null: one request's stored parameters (and exports) keep exactly the shape they had.
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public List<HttpStep>? Steps { get; init; }
 
     /// <summary>Whether this is a journey of <see cref="Steps"/> rather than one request.</summary>
@@ -73,6 +75,7 @@ public sealed record HttpVariant
     public string? Body { get; init; }
 
     /// <summary>Steps that replace the journey's (a variant changes steps by giving them all).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public List<HttpStep>? Steps { get; init; }
     public bool? KeepAlive { get; init; }
     public int? TimeoutMs { get; init; }
