@@ -1,11 +1,13 @@
 using System.Net.Security;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Kinds.Http.Journeys;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http.Journeys;
 using BenchDashboard.Runner.Http.Lean;
 using Microsoft.Extensions.Options;
 
@@ -33,6 +35,13 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
     /// </summary>
     async Task<(HttpParameters Parameters, TargetPolicy Policy, OwnSite? Site, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
     {
+        if (parameters.IsJourney)
+        {
+            // The static origins; each URL a variable is in is judged again before its step is sent.
+            foreach (var url in parameters.Resolved().SelectMany(v => v.Parameters.Steps ?? []).Concat(parameters.Steps!).Select(s => s.Url).Distinct())
+                if (Template.StaticOrigin(url) is { } origin && await policy.CheckAsync(origin, ct) is { } refused) return (parameters, policy, null, $"{url}: {refused}");
+            return (parameters, policy, null, null);
+        }
         var (site, noSite) = SelfUrl.Uses(parameters) ? OwnSite.Of(settings) : (null, null);
         if (noSite is not null) return (parameters, policy, null, noSite);
         var opened = site?.Opening(policy) ?? policy;
@@ -61,6 +70,11 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
+        if (parameters.IsJourney)
+        {
+            await ExecuteJourneyAsync(context, parameters, variants, ct);
+            return;
+        }
         var lean = settings.HttpEngine == HttpEngine.Auto && variants.All(v => LeanRequest.Speaks(v.Parameters));
         var blocking = parameters.Model == LoadModel.Closed && parameters.Concurrency <= settings.HttpBlockingUpTo;
         // Several connections on the socket engine's one thread read what arrived together before sending again.
@@ -80,6 +94,20 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         {
             context.CachingEvidence = requests.Evidence();
         }
+    }
+
+    /// <summary>
+    /// A journey: an operation is an iteration of the steps (<see cref="JourneyIterations"/>); the open model's rate
+    /// is iterations per second. Asynchronous sends on SocketsHttpHandler: steps read their answers to check them.
+    /// </summary>
+    async Task ExecuteJourneyAsync(RunContext context, HttpParameters parameters, IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, CancellationToken ct)
+    {
+        context.Notes.Add($"Engine: SocketsHttpHandler; sends: asynchronous. A journey of {parameters.Steps!.Count} steps: each step's samples are its series, each iteration's (its steps, not its think time) the series '{JourneyValidator.IterationSeries}'.");
+        context.RecordClient("httpEngine", "SocketsHttpHandler");
+        context.RecordClient("httpSends", "asynchronous");
+        var driver = new LoadDriver(context);
+        using var iterations = new JourneyIterations(variants, parameters.Concurrency, context, policy, driver.NextIndex, serverCertificate);
+        await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
     }
 
     static string EngineNote(bool lean, string sends) =>
