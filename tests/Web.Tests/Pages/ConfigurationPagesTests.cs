@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Http.Json;
 using System.Text.RegularExpressions;
 using BenchDashboard.Core;
 using BenchDashboard.Core.Agents;
@@ -175,6 +176,11 @@ public class ConfigurationPagesTests
         var markdown = await client.GetStringAsync($"/api/runs/{id}?format=markdown");
         Assert.Equal(phases.Count, MarkdownTables.Of(markdown).Count(t => t[0][0] == "Configuration"));
         Assert.Contains($"Each configuration, {phases[^1]} (ms), against cfg0", await client.GetStringAsync($"/api/runs/{id}?format=text"));
+        // The configuration tables are the whole answer: the kind's own would set one agent's series against another's
+        // by a verdict of its own ("cfg1/temp 1.07× slower" beside a configuration table saying no clear difference).
+        var json = await client.GetFromJsonAsync<System.Text.Json.JsonElement>($"/api/runs/{id}");
+        Assert.All(json.GetProperty("answer").EnumerateArray(), t => Assert.StartsWith("Each configuration", t.GetProperty("title").GetString()));
+        Assert.Equal(phases.Count, json.GetProperty("answer").GetArrayLength());
     }
 
     /// <summary>The configuration table's rows, each cell's text.</summary>
