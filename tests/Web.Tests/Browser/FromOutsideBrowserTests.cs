@@ -77,7 +77,8 @@ public sealed class FromOutsideBrowserTests(PublishedOutput published)
         await page.UncheckAsync("#on-each-agents input[value='cfg2']");
         await page.CheckAsync("#on-each-agents input[value='cfg1']");
         await page.ClickAsync("#fill-variants");
-        Assert.Equal("cfg0", await page.InputValueAsync("[name='Http.FirstVariantName']"));
+        // The click's handler reads /api/agents before it fills anything: wait for it, then every field is filled at once.
+        await Assertions.Expect(page.Locator("[name='Http.FirstVariantName']")).ToHaveValueAsync("cfg0");
         Assert.Equal($"http://127.0.0.1:{port}/target/delay?ms=1", await page.InputValueAsync("[name='Http.Url']"));
         Assert.Equal("cfg1", await page.InputValueAsync("[name='Http.Variants[0].Name']"));
         Assert.Equal($"http://localhost:{port}/target/delay?ms=1", await page.InputValueAsync("[name='Http.Variants[0].Url']"));
