@@ -83,6 +83,10 @@ public class ConfigurationPagesTests
         Assert.DoesNotContain("WEBSITE_SKU", rows[0][1]); // the same on every configuration: not what sets them apart
         Assert.Contains("each ran the whole workload in its turns", html); // the agents' rows are not shards of one load
         Assert.DoesNotContain("over the union of their samples", html);
+        // An agent's samples lie in its turns, the others' between them: no rate over that span, its turns instead.
+        var agentsHeader = Regex.Match(html, "<table id=\"agent-rows\">\\s*<thead>(.*?)</thead>", RegexOptions.Singleline).Groups[1].Value;
+        Assert.Contains("<th>Turns</th>", agentsHeader);
+        Assert.DoesNotContain("Requests/s", agentsHeader);
 
         var report = WebUtility.HtmlDecode(await client.GetStringAsync($"/runs/{id}/report"));
         Assert.Equal(rows, Rows(report));
