@@ -75,6 +75,11 @@ public sealed partial class OnEachRun
                 if (verdict == FrameVerdict.Accepted)
                 {
                     var owner = t.Agent;
+                    if (!t.HasSamples && samples.Count > 0)
+                    {
+                        t.HasSamples = true; // frames are stored in order: this one holds the turn's first sample
+                        owner.TurnStarts.Add(nextIndex + 1);
+                    }
                     foreach (var s in samples)
                     {
                         s.Index = ++nextIndex;

@@ -17,6 +17,9 @@ public sealed partial class OnEachRun
         public long Samples, Received;
         public int TurnsDone;
 
+        /// <summary>The first sample index of each of its turns that sent any (<see cref="AgentShardRow.TurnStarts"/>).</summary>
+        public readonly List<int> TurnStarts = [];
+
         /// <summary>It said ready once: from then its link ending loses it.</summary>
         public bool Joined;
 
@@ -36,7 +39,7 @@ public sealed partial class OnEachRun
         public AgentShardRow Row(Turn? current, int connections)
         {
             var status = !Out && current?.Agent == this ? current.Status : Status;
-            return new(Index, Name, Machine, connections, status, Reason, SkewMs, ClockErrorMs, Samples, Environment, Received, TurnsDone);
+            return new(Index, Name, Machine, connections, status, Reason, SkewMs, ClockErrorMs, Samples, Environment, Received, TurnsDone, [.. TurnStarts]);
         }
     }
 
@@ -53,6 +56,9 @@ public sealed partial class OnEachRun
         public long PlannedStartUs, OffsetNs;
         public long? Frames;
         public long FramesStored;
+
+        /// <summary>Some of its samples are stored: the first of them began it (<see cref="AgentTurns.TurnStarts"/>).</summary>
+        public bool HasSamples;
         public bool StopAsked;
 
         /// <summary>Its lease was let go before the agent said ready (busy, or its link ended): leased again.</summary>

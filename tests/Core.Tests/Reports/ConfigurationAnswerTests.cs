@@ -142,6 +142,24 @@ public class ConfigurationAnswerTests
         var table = ConfigurationAnswer.Of(onEach, [Row(0, "cfg0", ShardStatus.Done, Environment()), Row(1, "cfg1", ShardStatus.Done, Environment())], figures).Single();
         Assert.Equal("25.000 (50.0 %, 2.00× faster, not judged)", table.Rows[1][5]);
     }
+
+    [Fact]
+    public void AnAgentThatEndsARoundAndLeadsTheNextHasTwoTurnsByTheirRecordedStarts()
+    {
+        // Round 0: cfg0 then cfg1; round 1 led by cfg1: cfg1 again at once, then cfg0. Its samples run on unbroken.
+        var onEach = new OnEach(["cfg0", "cfg1"], Rounds: 2);
+        var samples = TookTurns(null, rounds: 1, ("cfg0", 1), ("cfg1", 0.5));
+        var firstOfRound1 = samples.Count;
+        foreach (var s in TookTurns(null, rounds: 1, ("cfg1", 0.5), ("cfg0", 1))) { s.Index += firstOfRound1; s.OffsetNs += samples[^1].OffsetNs + Ms; samples.Add(s); }
+        IReadOnlySet<int> starts = new HashSet<int> { 0, 100, firstOfRound1, firstOfRound1 + 100 };
+
+        var merged = ConfigurationFigures.From(onEach, SeriesStatistics.From(samples), samples);
+        var recorded = ConfigurationFigures.From(onEach, SeriesStatistics.From(samples), samples, starts);
+
+        Assert.Null(merged[1].P50.Call); // its two turns read as one: fewer than two a side, not judged
+        Assert.NotNull(recorded[1].P50.Call);
+        Assert.Equal(50.0, recorded[1].P50.PercentOfBaseline);
+    }
 }
 
 /// <summary>

@@ -30,10 +30,12 @@ public sealed record ConfigurationFigures(
 
     /// <param name="series">The run's series ("cfg0", "cfg0/create"), in the order they began.</param>
     /// <param name="samples">All its samples, in the order they were measured, for the verdicts' turns.</param>
-    public static IReadOnlyList<ConfigurationFigures> From(OnEach onEach, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples)
+    /// <param name="turnStarts">The first sample index of every turn, as the agents' rows recorded them (<see cref="AgentShardRow.TurnStarts"/>); empty for runs before they were.</param>
+    public static IReadOnlyList<ConfigurationFigures> From(OnEach onEach, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples,
+        IReadOnlySet<int>? turnStarts = null)
     {
         var baseline = onEach.Agents[0];
-        var turns = Turns(samples);
+        var turns = Turns(samples, turnStarts ?? new HashSet<int>());
         var named = series.Select(s => (Split: OnEach.Split(s.Name), Series: s)).Where(x => onEach.Agents.Contains(x.Split.Agent)).ToList();
         var phases = named.Select(x => x.Split.KindSeries).Distinct().ToList();
 
@@ -67,17 +69,18 @@ public sealed record ConfigurationFigures(
 
     /// <summary>
     /// Each series' turns: the stretches of samples, in the order measured, that no other series' sample interrupts
-    /// (one agent runs its whole workload alone in a turn, its phases one after another); each turn's measured,
+    /// (one agent runs its whole workload alone in a turn, its phases one after another) and no recorded turn start
+    /// divides (an agent that ends a round and leads the next takes two turns in a row); each turn's measured,
     /// answered latencies, sorted, as a run's are for the compare page's groups.
     /// </summary>
-    static Dictionary<string, List<IReadOnlyList<long>>> Turns(IReadOnlyList<Sample> samples)
+    static Dictionary<string, List<IReadOnlyList<long>>> Turns(IReadOnlyList<Sample> samples, IReadOnlySet<int> turnStarts)
     {
         var turns = new Dictionary<string, List<IReadOnlyList<long>>>();
         string? previous = null;
         List<long>? current = null;
         foreach (var sample in samples.Where(s => s.Series is not null).OrderBy(s => s.Index))
         {
-            if (sample.Series != previous)
+            if (sample.Series != previous || turnStarts.Contains(sample.Index))
             {
                 if (!turns.TryGetValue(sample.Series!, out var list)) turns[sample.Series!] = list = [];
                 list.Add(current = []);
