@@ -89,11 +89,13 @@ static class Program
     // A user's journey for the journey (steps) tests: sign in → token → list → detail. Each answers in ms=D ms
     // (default 0). /journey/signin takes {"user","password"} (password "secret"): 200 {"token","next"} and an
     // X-Session header, else 401; /journey/orders and /journey/orders/{id} want "Authorization: Bearer <token>"
-    // (401 without); /journey/served says how many journey requests reached the server (a refused one must not).
+    // (401 without); /journey/served says how many journey requests reached the server (a refused one must not);
+    // /journey/users lists the user of every sign-in, in the order they came (a data file's rows, each once or not).
     static void MapJourney(WebApplication app)
     {
         long served = 0;
         var users = new System.Collections.Concurrent.ConcurrentDictionary<string, string>();
+        var signIns = new System.Collections.Concurrent.ConcurrentQueue<string>();
         async Task<bool> ServeAsync(HttpContext http, int ms)
         {
             Interlocked.Increment(ref served);
@@ -106,6 +108,7 @@ static class Program
         app.MapPost("/journey/signin", async (HttpContext http, SignIn body, int ms = 0, string? next = null) =>
         {
             await ServeAsync(http, ms);
+            signIns.Enqueue(body.User ?? "");
             if (body.Password != "secret") return Results.Unauthorized();
             var token = Guid.NewGuid().ToString("N");
             users[token] = body.User ?? "";
@@ -125,6 +128,7 @@ static class Program
             return UserOf(http) is null ? Results.Unauthorized()
                 : id is 17 or 23 ? Results.Json(new { id, status = "shipped" }) : Results.NotFound();
         });
+        app.MapGet("/journey/users", () => Results.Json(signIns.ToArray()));
         app.MapGet("/journey/served", () => Interlocked.Read(ref served).ToString(System.Globalization.CultureInfo.InvariantCulture));
     }
 

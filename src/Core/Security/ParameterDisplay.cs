@@ -56,6 +56,7 @@ public sealed class ParameterDisplay
         }
         if (node is not JsonObject parameters) return parametersJson;
         RedactRequest(parameters);
+        SummarizeData(parameters);
         // A variant (or a step of a journey) is a request of its own: its url, headers and body as the run's.
         foreach (var list in new[] { "variants", "steps" })
             if (parameters[list] is JsonArray items)
@@ -67,6 +68,37 @@ public sealed class ParameterDisplay
                         foreach (var step in steps.OfType<JsonObject>()) RedactRequest(step);
                 }
         return parameters.ToJsonString(Json.Options);
+    }
+
+    /// <summary>
+    /// The parameters JSON as an identified administrator sees it: everything, but a journey's data file summarised
+    /// as for any reader. Its content may be a megabyte of user names and passwords; no page needs to print it.
+    /// </summary>
+    public string Reveal(string parametersJson)
+    {
+        if (!parametersJson.Contains("\"data\"", StringComparison.Ordinal)) return parametersJson; // the usual run: not parsed again
+        try
+        {
+            if (JsonNode.Parse(parametersJson) is not JsonObject parameters || !SummarizeData(parameters)) return parametersJson;
+            return parameters.ToJsonString(Json.Options);
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return "(unreadable parameters)";
+        }
+    }
+
+    /// <summary>A journey's data file as readers see it: name, format, mode, how many rows, and its content's fingerprint.</summary>
+    bool SummarizeData(JsonObject parameters)
+    {
+        if (parameters["data"] is not JsonObject data || data["content"] is not JsonValue content) return false;
+        var text = content.ToString();
+        var format = data["format"]?.ToString() ?? "";
+        var rows = Text.DataTable.CountRows(format, text);
+        data.Remove("content");
+        data["rows"] = rows;
+        data["content"] = Fingerprint(text);
+        return true;
     }
 
     void RedactRequest(JsonObject request)

@@ -55,7 +55,7 @@ public sealed class ComparisonQueries(RunQueries runs, RunDigests digests, Verdi
         if (!keys.Contains(baselineKey)) return (null, new() { ["baseline"] = [$"The baseline '{baselineKey}' is not among the compared items."] });
 
         items = await WithEvidenceAsync(items, basis, ct);
-        return (RunComparison.Build(items, baselineKey, seed, reveal ? json => json : display.Redact, margin), []);
+        return (RunComparison.Build(items, baselineKey, seed, reveal ? display.Reveal : display.Redact, margin), []);
     }
 
     /// <summary>One run or run/series, loaded.</summary>

@@ -20,7 +20,8 @@ namespace BenchDashboard.Runner.Execution;
 /// multiple of block × variants each variant gets the same number; with a duration, within a block. Samples are
 /// numbered in the order operations start, across workers, variants and phases. Every sample goes to the run's
 /// context, which keeps the sample budget; a cancel ends the load as cancelled, and a worker that fails stops the
-/// others and ends it with its failure.
+/// others and ends it with its failure. An operation that can run out of work (<see cref="IFiniteOperation"/>) ends
+/// the load, completed, when it has: no operation starts after that, and those under way finish.
 /// </summary>
 public sealed class LoadDriver
 {
@@ -114,6 +115,7 @@ public sealed class LoadDriver
             {
                 var numbers = new long[shape.Block];
                 var firstRound = true;
+                var finite = operation as IFiniteOperation;
                 // Checked here because an in-process operation completes at once: its awaits never yield.
                 while (!stop.Token.IsCancellationRequested)
                 {
@@ -125,6 +127,7 @@ public sealed class LoadDriver
                     for (var turn = 0; turn < shape.Variants; turn++)
                         for (var b = 0; b < claimed; b++)
                         {
+                            if (finite is not null && !finite.TryStart(worker.Index)) return; // its work is used up: no more operations
                             var v = (first + turn) % shape.Variants;
                             // Inline rather than through OperateAsync: no state machine of its own per operation on the hot path.
                             var op = new Operation(worker.Index, v, numbers[b], Interlocked.Increment(ref nextIndex), warmup, null, RunStart, worker.Clock);
@@ -156,7 +159,7 @@ public sealed class LoadDriver
         {
             await OpenLoad.RunAsync(profile, shape.Workers, (worker, k, due) =>
                 OperateAsync(operation, workers[worker], (int)((VariantTurns.First(k / (block * variants), shape.Variants) + k / block % variants) % variants),
-                    k / (block * variants) * block + k % block, due, ct), monitor, ct);
+                    k / (block * variants) * block + k % block, due, ct), monitor, ct, (operation as IFiniteOperation) is { } finite ? finite.TryStart : null);
         }
         finally
         {

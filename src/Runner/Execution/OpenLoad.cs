@@ -19,7 +19,9 @@ namespace BenchDashboard.Runner.Execution;
 public static class OpenLoad
 {
     /// <param name="operate">Starts operation k on a slot, due at a Stopwatch timestamp; completes when its sample is recorded.</param>
-    public static async Task RunAsync(LoadProfile profile, int slots, Func<int, long, long, Task> operate, OpenLoadMonitor monitor, CancellationToken ct)
+    /// <param name="admit">Asked with a slot before each operation takes it (<see cref="IFiniteOperation"/>): false ends the schedule, and the operations under way finish.</param>
+    public static async Task RunAsync(LoadProfile profile, int slots, Func<int, long, long, Task> operate, OpenLoadMonitor monitor, CancellationToken ct,
+        Func<int, bool>? admit = null)
     {
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
         using var free = new BlockingCollection<int>(new ConcurrentQueue<int>(Enumerable.Range(0, slots)));
@@ -71,6 +73,11 @@ public static class OpenLoad
                     {
                         slot = free.Take(stop.Token);
                         backlog = true;
+                    }
+                    if (admit is not null && !admit(slot))
+                    {
+                        free.Add(slot);
+                        break;
                     }
                     monitor.Dispatched(due, Stopwatch.GetTimestamp(), heldByTarget: backlog);
                     Interlocked.Increment(ref pending);

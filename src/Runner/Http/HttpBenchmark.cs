@@ -107,7 +107,9 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         context.RecordClient("httpSends", "asynchronous");
         var driver = new LoadDriver(context);
         using var iterations = new JourneyIterations(variants, parameters.Concurrency, context, policy, driver.NextIndex, serverCertificate);
+        if (iterations.DataNote() is { } data) context.Notes.Add(data);
         await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
+        if (iterations.UsedUpNote(parameters.WarmupRequests) is { } usedUp) context.Notes.Add(usedUp);
     }
 
     static string EngineNote(bool lean, string sends) =>

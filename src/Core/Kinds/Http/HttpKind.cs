@@ -71,7 +71,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     /// <summary>
     /// Connections, request counts and warm-up requests divided as evenly as whole numbers allow (the first shards
     /// take the remainder), an open run's rate and every stage's rate divided by the shards; durations, the URL
-    /// and the variants are every shard's. Each shard needs a connection, and a request when counted.
+    /// and the variants are every shard's. Each shard needs a connection, and a request when counted. A journey's data
+    /// file is every shard's too, but one read each row once is dealt out: agent i of n gets rows i, i + n, i + 2n ….
     /// </summary>
     public override IReadOnlyList<DemoBenchmark> Demos(string dashboard) =>
     [
@@ -91,6 +92,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
             return ShardSplit.Refused($"Each agent needs a connection of its own: concurrency {p.Concurrency} cannot be divided between {shards} agents.");
         if (p.Requests is { } requests && requests < shards)
             return ShardSplit.Refused($"{requests} requests cannot be divided between {shards} agents: give each at least one.");
+        if (p.Data is { Mode: HttpDataFile.Once } once && once.Read().Rows.Count < shards)
+            return ShardSplit.Refused($"The data file's rows, each used once, cannot be shared between {shards} agents: give each at least one row.");
         var parts = new List<ShardPart>();
         for (var i = 0; i < shards; i++)
         {
@@ -101,6 +104,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
                 WarmupRequests = ShardSplit.Part(p.WarmupRequests, shards, i),
                 Rate = p.Rate / shards,
                 Stages = p.Stages?.Select(s => s is null ? s! : s with { Rate = s.Rate / shards }).ToList(), // a null stage is the validator's to refuse
+                // Each row once: agent i takes rows i, i + shards, … and no other agent does.
+                Data = p.Data?.ShareOf(i, shards),
             };
             parts.Add(new ShardPart(part, part.Concurrency * part.OperationsPerRequest));
         }

@@ -27,6 +27,10 @@ public sealed record HttpParameters : LoadParameters
     [JsonIgnore]
     public bool IsJourney => Steps is not null;
 
+    /// <summary>A journey's data file: its rows' columns are variables of the steps (<see cref="HttpDataFile"/>). Every variant's.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public HttpDataFile? Data { get; init; }
+
     public bool KeepAlive { get; init; } = true;
 
     /// <summary>Requests sent before measurement starts (per variant); stored, flagged, excluded from statistics.</summary>

@@ -37,8 +37,9 @@ public static class HttpParametersValidator
             if (p.Body is not null) Add("body", "A journey's bodies are its steps'; leave body out.");
             if (p.Headers is { Count: > 0 }) Add("headers", "A journey's headers are its steps'; leave headers out.");
             if (p.Method is not "GET") Add("method", "A journey's methods are its steps'; leave method out.");
-            JourneyValidator.Validate(p.Steps, Add);
+            JourneyValidator.Validate(p.Steps, Add, HttpDataFile.Validate(p.Data, p.Steps, Add));
         }
+        else if (p.Data is not null) HttpDataFile.Validate(p.Data, null, Add);
         else if (p.Url is null || p.Url.Length > MaxUrlLength)
             Add("url", $"Enter a URL of at most {MaxUrlLength:N0} characters.");
         else if (SelfUrl.IsSelf(p.Url))

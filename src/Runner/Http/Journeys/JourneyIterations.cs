@@ -20,8 +20,11 @@ namespace BenchDashboard.Runner.Http.Journeys;
 /// of its own series; what comes after (checks, extractions) and think time between steps are untimed. The
 /// iteration's own sample (series "iteration") is the driver's, its clock stopped less the think time. A step that
 /// fails (an error, a failed check, a missing value) ends its iteration: the steps after it would use what it lacked.
+/// With a data file (<see cref="HttpDataFile"/>) each iteration takes a row before it starts, its columns variables of
+/// every step: the next (one cursor for all workers), one at random, or each row once, after which the run takes no
+/// more iterations (<see cref="IFiniteOperation"/>).
 /// </summary>
-sealed class JourneyIterations : ILoadOperation, IDisposable
+sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
 {
     readonly Step[][] variants;
     readonly string[] iterationSeries;
@@ -29,6 +32,7 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
     readonly RunContext context;
     readonly TargetPolicy policy;
     readonly Func<int> nextIndex;
+    readonly DataRows? data;
     long counter;
 
     public JourneyIterations(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int concurrency, RunContext context,
@@ -39,11 +43,28 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         this.context = context;
         this.policy = policy;
         this.nextIndex = nextIndex;
+        data = variants[0].Parameters.Data is { } file ? new DataRows(file) : null; // a variant cannot change it
         var connectTimeout = variants[0].Parameters.Timeout;
         workers = Enumerable.Range(0, concurrency)
             .Select(w => new JourneyWorker(new SocketsHttpConnection(connectTimeout, policy, blocking: false, serverCertificate), new Random(HashCode.Combine(w, Environment.TickCount64))))
             .ToArray();
     }
+
+    /// <summary>The row the worker's next iteration uses; false when each row was to be used once and none is left.</summary>
+    public bool TryStart(int worker)
+    {
+        if (data is null) return true;
+        return data.Take(workers[worker]);
+    }
+
+    /// <summary>What the run's notes say of the data file when its rows were used up; null when they were not.</summary>
+    public string? UsedUpNote(int warmup) => data?.UsedUp is true
+        ? $"The data file's {data.Table.Rows.Count:N0} rows were used up after {data.Table.Rows.Count:N0} iterations{(warmup > 0 ? " (warm-up included)" : "")}: each row is used once, so the run took no more."
+        : null;
+
+    /// <summary>How the data file is read, for the run's notes; null without one.</summary>
+    public string? DataNote() => data is null ? null
+        : $"Data file: {data.File.Format}, {data.Table.Rows.Count:N0} rows, {data.File.Mode switch { HttpDataFile.Once => "each row once", HttpDataFile.Random => "a row at random", _ => "rows in order, from the first again after the last" }} an iteration.";
 
     public async ValueTask<Outcome> OperateAsync(Operation operation, CancellationToken ct)
     {
@@ -241,7 +262,9 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
     }
 
     string Lookup(JourneyWorker worker, Operation operation, string name) =>
-        worker.Values.TryGetValue(name, out var value) ? value : name switch
+        worker.Values.TryGetValue(name, out var value) ? value
+        : data is not null && worker.Row is { } row && data.Columns.TryGetValue(name, out var column) ? row[column]
+        : name switch
         {
             "counter" => Interlocked.Increment(ref counter).ToString(System.Globalization.CultureInfo.InvariantCulture),
             "random" => worker.Random.Next().ToString(System.Globalization.CultureInfo.InvariantCulture),
@@ -269,6 +292,9 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         public SocketsHttpConnection Connection { get; } = connection;
         public Random Random { get; } = random;
         public Dictionary<string, string> Values { get; } = new(StringComparer.Ordinal);
+
+        /// <summary>The data file's row of the iteration it runs.</summary>
+        public string[]? Row { get; set; }
         public byte[] Buffer { get; } = new byte[16 * 1024];
         public MemoryStream Body { get; } = new();
     }
@@ -308,6 +334,47 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         public CompiledExtract[] Extracts { get; }
         public TimeSpan Timeout { get; }
         public bool KeepAlive { get; }
+    }
+
+    /// <summary>A data file read once for the run, and where the iterations are in it.</summary>
+    sealed class DataRows
+    {
+        long cursor = -1;
+
+        public DataRows(HttpDataFile file)
+        {
+            File = file;
+            Table = file.Read();
+            Columns = Table.Columns.Select((c, i) => (c, i)).ToDictionary(x => x.c, x => x.i, StringComparer.Ordinal);
+        }
+
+        public HttpDataFile File { get; }
+        public BenchDashboard.Core.Text.DataTable Table { get; }
+        public Dictionary<string, int> Columns { get; }
+        public bool UsedUp { get; private set; }
+
+        public bool Take(JourneyWorker worker)
+        {
+            var rows = Table.Rows;
+            switch (File.Mode)
+            {
+                case HttpDataFile.Random:
+                    worker.Row = rows[worker.Random.Next(rows.Count)];
+                    return true;
+                case HttpDataFile.Once:
+                    var next = Interlocked.Increment(ref cursor);
+                    if (next >= rows.Count)
+                    {
+                        UsedUp = true;
+                        return false;
+                    }
+                    worker.Row = rows[(int)next];
+                    return true;
+                default:
+                    worker.Row = rows[(int)(Interlocked.Increment(ref cursor) % rows.Count)];
+                    return true;
+            }
+        }
     }
 
     sealed record CompiledCheck(HttpCheck Definition, JsonPath? Path, Regex? Pattern);

@@ -21,7 +21,8 @@ public static class JourneyValidator
     /// <summary>How long a regular expression may take on one answer before it counts as not matching.</summary>
     public static readonly TimeSpan RegexBudget = TimeSpan.FromMilliseconds(100);
 
-    public static void Validate(List<HttpStep>? steps, Action<string, string> add)
+    /// <param name="columns">The data file's columns (<see cref="HttpDataFile"/>), variables of every step.</param>
+    public static void Validate(List<HttpStep>? steps, Action<string, string> add, IReadOnlyList<string>? columns = null)
     {
         if (steps is null || steps.Count is 0 or > MaxSteps)
         {
@@ -29,7 +30,7 @@ public static class JourneyValidator
             return;
         }
         var names = new HashSet<string>(StringComparer.Ordinal);
-        var defined = new HashSet<string>(Template.BuiltIns, StringComparer.Ordinal);
+        var defined = new HashSet<string>(Template.BuiltIns.Concat(columns ?? []), StringComparer.Ordinal);
         for (var i = 0; i < steps.Count; i++)
         {
             var at = $"steps[{i}].";
@@ -57,7 +58,7 @@ public static class JourneyValidator
                 if (text is null) return;
                 foreach (var name in Template.Parse(text).Names)
                     if (!defined.Contains(name))
-                        add(at + field, $"'{{{{{Shown(name)}}}}}' is neither a built-in ({string.Join(", ", Template.BuiltIns)}) nor extracted by an earlier step.");
+                        add(at + field, $"'{{{{{Shown(name)}}}}}' is neither a built-in ({string.Join(", ", Template.BuiltIns)}), a column of the data file nor extracted by an earlier step.");
             }
             References(step.Url, "url");
             References(step.Body, "body");
