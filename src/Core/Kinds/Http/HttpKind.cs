@@ -46,7 +46,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     }
 
     public override string Describe(HttpParameters p) =>
-        (p.IsJourney ? $"journey: {string.Join(" → ", p.Steps!.Select(s => s.Name))}" : $"{p.Method} {p.Url}") + (p.Variants is { Count: > 0 } ? $", variants {string.Join(", ", p.Resolved().Select(v => v.Name))} interleaved" : "");
+        (p.IsJourney ? $"journey: {string.Join(" → ", p.Steps!.Select(s => s.Name))}" : $"{p.Method} {p.Url}")
+        + (p.Data is { } data ? $", rows of {data.Name} ({data.Mode})" : "") + (p.Variants is { Count: > 0 } ? $", variants {string.Join(", ", p.Resolved().Select(v => v.Name))} interleaved" : "");
 
     public override IReadOnlyList<string> PlannedSeries(HttpParameters p) =>
         !p.IsJourney ? p.Resolved().Select(v => v.Name).ToList()

@@ -144,6 +144,7 @@ public class JourneyDataTests
         var parts = kind.Split(p, 2).Parts.Select(x => ((HttpParameters)x.Parameters).Data!.Read().Rows.Select(r => r[0])).ToList();
         Assert.Equal(["u0", "u2", "u4"], parts[0]);
         Assert.Equal(["u1", "u3"], parts[1]);
+        Assert.Equal("journey: signin, rows of users.csv (once)", kind.Describe(p));
         Assert.Contains("give each at least one row", kind.Split(Journey(Users with { Mode = HttpDataFile.Once }) with { Concurrency = 2 }, 2).Refusal);
         // In order or at random, each agent reads the whole file.
         Assert.All(kind.Split(Journey(data with { Mode = HttpDataFile.Sequential }) with { Concurrency = 2 }, 2).Parts,
