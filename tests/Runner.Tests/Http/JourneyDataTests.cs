@@ -90,6 +90,27 @@ public sealed class JourneyDataTests
     }
 
     [Fact]
+    public async Task VariantsShareTheRunsRowsAndADurationEndsEarlyWhenTheyAreUsedUp()
+    {
+        await using var target = await KestrelTarget.StartAsync();
+        var p = new HttpParameters
+        {
+            Steps = [SignIn(target), Orders(target)], Data = Users(40, HttpDataFile.Once), DurationSeconds = 60, Concurrency = 2,
+            Variants = [new() { Name = "A" }, new() { Name = "B", Steps = [SignIn(target), Orders(target) with { Name = "list" }] }],
+        };
+        Assert.Empty(HttpParametersValidator.Validate(p, new RunLimits()));
+
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
+
+        Assert.True(started.Elapsed < TimeSpan.FromSeconds(20), $"took {started.Elapsed}");
+        Assert.Equal(Enumerable.Range(0, 40).Select(i => $"u{i}").Order(), (await UsersAsync(target)).Order());
+        Assert.Equal(40, Of(samples, "A/iteration").Count + Of(samples, "B/iteration").Count);
+        Assert.True(Of(samples, "B/list").Count > 0);
+        Assert.Contains(notes.Notes, n => n.StartsWith("The data file's 40 rows were used up after 40 iterations:", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task SequentialRowsGoRoundInOrderAndWrapAfterTheLast()
     {
         await using var target = await KestrelTarget.StartAsync();
