@@ -94,12 +94,18 @@ public sealed class ParameterDisplay
         if (parameters["data"] is not JsonObject data || data["content"] is not JsonValue content) return false;
         var text = content.ToString();
         var format = data["format"]?.ToString() ?? "";
-        var rows = Text.DataTable.CountRows(format, text);
+        var fingerprint = Fingerprint(text);
+        // A list of runs describes each from its shown parameters: a file is read for its count once, not per row of the list.
+        if (rowCounts.Count > MaxRowCounts) rowCounts.Clear();
+        var rows = rowCounts.GetOrAdd((format, fingerprint), _ => Text.DataTable.CountRows(format, text));
         data.Remove("content");
         data["rows"] = rows;
-        data["content"] = Fingerprint(text);
+        data["content"] = fingerprint;
         return true;
     }
+
+    const int MaxRowCounts = 1024;
+    readonly System.Collections.Concurrent.ConcurrentDictionary<(string Format, string Fingerprint), int?> rowCounts = new();
 
     void RedactRequest(JsonObject request)
     {
