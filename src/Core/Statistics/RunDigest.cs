@@ -71,7 +71,7 @@ public sealed record RunDigest(
     LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null, JsonElement? Configurations = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
-    public const int CurrentVersion = 7; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts); 6: figures per configuration of a run on each agent; 7: their turns split where recorded
+    public const int CurrentVersion = 8; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts); 6: figures per configuration of a run on each agent; 7: their turns split where recorded; 8: a turn is an agent's stretch, its series interleaved or not
 
     /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
     public const string WholeRun = "";
