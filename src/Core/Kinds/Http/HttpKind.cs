@@ -63,6 +63,9 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
     IReadOnlyList<AnswerTable> IKindFigures.Answer(JsonElement figures) =>
         figures.ValueKind == JsonValueKind.Object ? JourneyAnswer.Of(figures.Deserialize<JourneyTable>(Json.Options)) : [];
 
+    /// <summary>The step table counts and measures each agent's steps, and judges none against another's.</summary>
+    bool IKindFigures.AnswerJudgesSeries => false;
+
     public override IReadOnlyList<(string Name, HttpParameters Parameters)> SeparateVariants(HttpParameters p) =>
         p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1, Setting = v.Name })).ToList();
 
