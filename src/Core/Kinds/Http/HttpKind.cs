@@ -54,7 +54,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
         : Journey.Series(null, p.Steps!).ToList();
 
     /// <summary>A journey's steps and its iteration are unlike operations: no blended summary, and the answer is the step table.</summary>
-    public override SeriesBasis SeriesBasis(HttpParameters p) => p.IsJourney ? new(Blended: false, Percentages: false) : Benchmarks.SeriesBasis.Alike;
+    public override SeriesBasis SeriesBasis(HttpParameters p) =>
+        p.IsJourney ? new(Blended: false, Percentages: false, Iterations: JourneyValidator.IterationSeries) : Benchmarks.SeriesBasis.Alike;
 
     /// <summary>A journey's step table (<see cref="JourneyTable"/>); none for one request.</summary>
     object? IKindFigures.Figures(object parameters, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
