@@ -82,7 +82,8 @@ public sealed record RunDigest(
     /// <param name="configurations">A run on each of several agents: its figures per configuration (Reports.Configurations), which need the samples too.</param>
     /// <param name="isIterations">
     /// A series of whole iterations of other series' requests (a journey's "iteration"): left out of the run's statistics,
-    /// whole-run latencies and agents' figures, which count requests; its measured samples are <see cref="Iterations"/>.
+    /// whole-run latencies and agents' figures, which count requests (each agent's stored samples still count them all);
+    /// its measured samples are <see cref="Iterations"/>.
     /// </param>
     /// <returns>The digest, and the sorted answered latencies of the whole run and of each series.</returns>
     public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
@@ -110,7 +111,7 @@ public sealed record RunDigest(
             ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
             LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
             kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options),
-            ShardStatistics.From(requests),
+            ShardStatistics.From(samples, isIterations),
             configured is null ? null : JsonSerializer.SerializeToElement(configured, configured.GetType(), Json.Options),
             iterations);
         return (digest, sorted);

@@ -87,7 +87,7 @@ public class RunDigestTests
         var samples = new List<Sample>();
         for (var it = 0; it < 12; it++)
             foreach (var (series, ms) in new[] { ("A/login", 1), ("A/orders", 2), ("A/iteration", 3) })
-                samples.Add(new Sample { Index = samples.Count, IsWarmup = it < 2, OffsetNs = it * 10_000_000L, Connection = it % 2, LatencyNs = ms * 1_000_000L, Series = series, StatusCode = ms < 3 ? 200 : null, Bytes = ms < 3 ? 100 : 0 });
+                samples.Add(new Sample { Index = samples.Count, Shard = it % 2, IsWarmup = it < 2, OffsetNs = it * 10_000_000L, Connection = it % 2, LatencyNs = ms * 1_000_000L, Series = series, StatusCode = ms < 3 ? 200 : null, Bytes = ms < 3 ? 100 : 0 });
         var basis = new BenchDashboard.Core.Benchmarks.SeriesBasis(false, false, Iterations: "iteration");
 
         var (digest, sorted) = RunDigest.Build(samples, LatencyBasis.Corrected, (_, _) => null, isIterations: basis.IsIterations);
@@ -99,6 +99,8 @@ public class RunDigestTests
         Assert.Equal(20, sorted[RunDigest.WholeRun].Length);
         Assert.Equal(10, sorted["A/iteration"].Length); // still a series of its own, with its own figures
         Assert.Equal(3, digest.Series.Count);
+        // Each agent's row: every sample it stored, the requests among them measured.
+        Assert.All(digest.Shards!, shard => Assert.Equal((18, 10), (shard.Samples, shard.Count)));
         Assert.Null(Build(Samples()).Digest.Iterations); // a run without iterations counts every sample
     }
 }

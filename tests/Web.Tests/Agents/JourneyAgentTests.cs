@@ -120,6 +120,8 @@ public sealed class JourneyAgentTests(PublishedOutput published, ITestOutputHelp
             Assert.Equal(40, CountOf(run, series));
             Assert.Equal(0, ErrorsOf(run, series));
         }
+        Assert.Equal(3 * 40, run.GetProperty("stats").GetProperty("count").GetInt32()); // the run counts requests, its iterations apart
+        Assert.Equal(40, run.GetProperty("iterations").GetInt32());
         Assert.Equal(4 * 44, samples.Count);
         Assert.Equal(Enumerable.Range(0, 4 * 44), samples.Select(s => s.GetProperty("index").GetInt32()).Order());
         foreach (var (name, shard) in new[] { ("alpha", 0), ("beta", 1) })
@@ -128,6 +130,7 @@ public sealed class JourneyAgentTests(PublishedOutput published, ITestOutputHelp
             Assert.Equal("done", row.GetProperty("status").GetString());
             Assert.Equal(shard, row.GetProperty("shard").GetInt32());
             Assert.Equal(4 * 22, row.GetProperty("samplesStored").GetInt32());
+            Assert.Equal(4 * 22, row.GetProperty("samplesMeasured").GetInt64());
             var mine = samples.Where(s => s.GetProperty("shard").GetInt32() == shard).ToList();
             // Each agent's series arrive: its 20 measured and 2 warm-up iterations, each with its three steps.
             foreach (var series in Series)
@@ -152,6 +155,8 @@ public sealed class JourneyAgentTests(PublishedOutput published, ITestOutputHelp
             Assert.Equal(2 * 10, CountOf(run, series));
             Assert.Equal(0, ErrorsOf(run, series));
         }
+        Assert.Equal(2 * 2 * 3 * 10, run.GetProperty("stats").GetProperty("count").GetInt32());
+        Assert.Equal(2 * 2 * 10, run.GetProperty("iterations").GetInt32());
         Assert.Equal(2 * 2 * 4 * 12, samples.Count);
         Assert.Equal(Enumerable.Range(0, 2 * 2 * 4 * 12), samples.Select(s => s.GetProperty("index").GetInt32()).Order());
         foreach (var (name, shard) in new[] { ("alpha", 0), ("beta", 1) })
@@ -159,6 +164,7 @@ public sealed class JourneyAgentTests(PublishedOutput published, ITestOutputHelp
             var row = AgentRow(run, name);
             Assert.Equal(2, row.GetProperty("turns").GetInt32());
             Assert.Equal(2 * 4 * 12, row.GetProperty("samplesStored").GetInt32());
+            Assert.Equal(2 * 4 * 12, row.GetProperty("samplesMeasured").GetInt64());
             Assert.All(samples.Where(s => s.GetProperty("shard").GetInt32() == shard), s => Assert.StartsWith(name + "/", s.GetProperty("series").GetString()));
         }
         Assert.Contains("id=\"answer-steps\"", page);
