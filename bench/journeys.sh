@@ -42,8 +42,9 @@ base="http://127.0.0.1:$nginx_port"
 for _ in $(seq 50); do curl -sf "$base/orders" -o /dev/null && break; sleep 0.1; done
 
 declare -A runner
-start_dashboard 5297; lean=$dashboard; runner[$lean]=$(runner_child_pid)
-start_dashboard 5298 Runner__HttpEngine=Sockets; sockets=$dashboard; runner[$sockets]=$(runner_child_pid)
+# Each its own database: on one, either runner would claim the other's runs.
+start_dashboard 5297 Database__Path="$work/lean.db"; lean=$dashboard; runner[$lean]=$(runner_child_pid)
+start_dashboard 5298 Runner__HttpEngine=Sockets Database__Path="$work/sockets.db"; sockets=$dashboard; runner[$sockets]=$(runner_child_pid)
 tick=$(getconf CLK_TCK)
 cpu_of() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
