@@ -15,10 +15,19 @@ namespace BenchDashboard.Core.Benchmarks;
 /// </param>
 /// <param name="Unit">What figures are per when it is not a sample ("entity": a batch request carries many); null: per sample.</param>
 /// <param name="PerSample">For <see cref="Unit"/>: how many units a sample of each series carries (a series not listed: 1).</param>
-public sealed record SeriesBasis(bool Blended, bool Percentages, string? Unit = null, IReadOnlyDictionary<string, int>? PerSample = null)
+/// <param name="Iterations">
+/// The series (its name's last part: "iteration", "A/iteration") whose samples are whole iterations of the other
+/// series' requests (a journey's steps), not requests of their own: the run's count, rate and percentiles leave them
+/// out, and they are counted apart. Null: every sample is a request.
+/// </param>
+public sealed record SeriesBasis(bool Blended, bool Percentages, string? Unit = null, IReadOnlyDictionary<string, int>? PerSample = null, string? Iterations = null)
 {
     /// <summary>Series that repeat one operation: a summary of them all, and each as a percentage of the baseline per sample.</summary>
     public static readonly SeriesBasis Alike = new(Blended: true, Percentages: true);
 
     public int UnitsOf(string series) => PerSample?.GetValueOrDefault(series, 1) ?? 1;
+
+    /// <summary>Whether the series is <see cref="Iterations"/>, alone or after a variant's or agent's prefix.</summary>
+    public bool IsIterations(string series) =>
+        Iterations is { } it && (series == it || series.EndsWith("/" + it, StringComparison.Ordinal));
 }

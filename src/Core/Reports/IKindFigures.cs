@@ -14,6 +14,13 @@ public interface IKindFigures
 
     /// <summary>The kind's answer from its stored figures, as the tables a run's Markdown and text lead with; none when they hold nothing.</summary>
     IReadOnlyList<AnswerTable> Answer(JsonElement figures);
+
+    /// <summary>
+    /// Whether the answer sets one series against another by a verdict of its own (locations, variants). A run on each
+    /// agent leaves such an answer out for its table per configuration, whose verdicts judge turns as runs; an answer
+    /// without verdicts (a journey's step table) goes beside it.
+    /// </summary>
+    bool AnswerJudgesSeries => true;
 }
 
 /// <summary>A kind's answer as text in rows, so the Markdown and the text of a run (benchdash's too) lay it out alike.</summary>

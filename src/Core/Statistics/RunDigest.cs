@@ -68,10 +68,11 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 public sealed record RunDigest(
     int Version, LatencyBasis Basis, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, OpenLoadReport? Load,
     IReadOnlyList<SeriesAnalysis> Analyses, SampleIndexChart Chart, IReadOnlyDictionary<string, LatencyShape> Shapes,
-    LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null, JsonElement? Configurations = null)
+    LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null, JsonElement? Configurations = null,
+    int? Iterations = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
-    public const int CurrentVersion = 7; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts); 6: figures per configuration of a run on each agent; 7: their turns split where recorded
+    public const int CurrentVersion = 9; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts); 6: figures per configuration of a run on each agent; 7: their turns split where recorded; 8: a turn is an agent's stretch, its series interleaved or not; 9: a journey's run figures count its requests, its iterations apart
 
     /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
     public const string WholeRun = "";
@@ -79,13 +80,20 @@ public sealed record RunDigest(
     /// <param name="samples">All the run's samples as the basis sees them (<see cref="LatencyBases.Apply(LatencyBasis, IReadOnlyList{Sample})"/>).</param>
     /// <param name="figures">The kind's own figures (<see cref="Benchmarks.IBenchmarkKind.Figures"/>).</param>
     /// <param name="configurations">A run on each of several agents: its figures per configuration (Reports.Configurations), which need the samples too.</param>
+    /// <param name="isIterations">
+    /// A series of whole iterations of other series' requests (a journey's "iteration"): left out of the run's statistics,
+    /// whole-run latencies and agents' figures, which count requests (each agent's stored samples still count them all);
+    /// its measured samples are <see cref="Iterations"/>.
+    /// </param>
     /// <returns>The digest, and the sorted answered latencies of the whole run and of each series.</returns>
     public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
         IReadOnlyList<Sample> samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures,
-        Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?>? configurations = null)
+        Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?>? configurations = null, Func<string, bool>? isIterations = null)
     {
         var series = SeriesStatistics.From(samples);
-        var ranked = new Dictionary<string, long[]> { [WholeRun] = Ranked(samples) };
+        IReadOnlyList<Sample> requests = isIterations is null ? samples : samples.Where(s => s.Series is null || !isIterations(s.Series)).ToList();
+        int? iterations = isIterations is null ? null : samples.Count(s => !s.IsWarmup && s.Series is not null && isIterations(s.Series));
+        var ranked = new Dictionary<string, long[]> { [WholeRun] = Ranked(requests) };
         foreach (var s in series) ranked[s.Name] = Ranked(samples.Where(x => x.Series == s.Name));
         var sorted = ranked.ToDictionary(r => r.Key, r => { var copy = (long[])r.Value.Clone(); Array.Sort(copy); return copy; });
 
@@ -98,13 +106,14 @@ public sealed record RunDigest(
         var configured = configurations?.Invoke(series, samples);
 
         var digest = new RunDigest(
-            CurrentVersion, basis, RunStatistics.From(samples), series, OpenLoadReport.From(samples), analyses,
+            CurrentVersion, basis, RunStatistics.From(requests), series, OpenLoadReport.From(samples), analyses,
             SampleIndexChart.From(samples),
             ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
             LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
             kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options),
-            ShardStatistics.From(samples),
-            configured is null ? null : JsonSerializer.SerializeToElement(configured, configured.GetType(), Json.Options));
+            ShardStatistics.From(samples, isIterations),
+            configured is null ? null : JsonSerializer.SerializeToElement(configured, configured.GetType(), Json.Options),
+            iterations);
         return (digest, sorted);
     }
 

@@ -11,10 +11,11 @@ namespace BenchDashboard.Core.Statistics;
 public sealed record ShardStatistics(int Shard, int Samples, int Count, int Errors, double RequestsPerSecond, long? P50Ns, long? P99Ns)
 {
     /// <summary>Per shard, in shard order; empty for a run without agents.</summary>
-    public static IReadOnlyList<ShardStatistics> From(IReadOnlyList<Sample> samples) =>
+    /// <param name="isIterations">A series of whole iterations (a journey's): stored samples, but no requests of the figures.</param>
+    public static IReadOnlyList<ShardStatistics> From(IReadOnlyList<Sample> samples, Func<string, bool>? isIterations = null) =>
         samples.Where(s => s.Shard is not null).GroupBy(s => s.Shard!.Value).OrderBy(g => g.Key).Select(g =>
         {
-            var stats = RunStatistics.From(g.ToList());
+            var stats = RunStatistics.From(isIterations is null ? g.ToList() : g.Where(s => s.Series is null || !isIterations(s.Series)).ToList());
             return new ShardStatistics(g.Key, g.Count(), stats.Count, stats.Errors, stats.RequestsPerSecond, stats.Latency?.ValueAt(500), stats.Latency?.ValueAt(990));
         }).ToList();
 }

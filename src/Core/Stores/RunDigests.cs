@@ -67,12 +67,14 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
         LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
         var digests = new Dictionary<LatencyBasis, RunDigest>();
         var rows = new List<StoredLatencies>();
+        var seriesBasis = kinds.SeriesBasis(run);
         foreach (var basis in bases)
         {
             // Corrected first, then the same samples turned into service time (no second million objects).
             if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
             var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null),
-                OnEach.Parse(run.OnEachJson) is { } onEach ? (series, seen) => ConfigurationFigures.From(onEach, series, seen, AgentShardRow.AllTurnStarts(run.AgentsJson)) : null);
+                OnEach.Parse(run.OnEachJson) is { } onEach ? (series, seen) => ConfigurationFigures.From(onEach, series, seen, AgentShardRow.AllTurnStarts(run.AgentsJson)) : null,
+                seriesBasis.Iterations is null ? null : seriesBasis.IsIterations);
             digests[basis] = digest;
             rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }

@@ -72,10 +72,11 @@ public sealed record RunDto(
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
     OutcomeDto? Outcome = null, string? WaitingFor = null, bool? ThresholdsRecorded = null, ThresholdResult? ThresholdsToday = null, string? ThresholdsRemark = null,
-    IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null, OnEachDto? OnEach = null)
+    IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null, OnEachDto? OnEach = null, int? Iterations = null)
 {
     // Answer: the kind's answer as rows of text (what the Markdown and text lead with); Blended: false when the series
     // are unlike operations, so that no figure of the run in all (its median, its ladder) describes any of them.
+    // Iterations: a journey's measured iterations; its stats count requests (its steps), never the iterations with them.
 
     /// <summary>
     /// With its statistics, its kind's own figures (Table: per variant in entities; durations in ns, as the
@@ -105,7 +106,7 @@ public sealed record RunDto(
         if (!report.Run.Status.IsFinal()) return From(report.Run, shownParameters); // figures come when it ends; until then, live
         return From(report.Run, shownParameters, report.Statistics, series.Select((s, i) => new SeriesDto(s.Name, s.Hits, s.Misses, StatsDto.From(s.Statistics),
             compared.Count == 0 ? new Dictionary<string, double?>() : compared[i].PercentOfBaseline.ToDictionary(p => JsonNamingPolicy.CamelCase.ConvertName(p.Key.ToString()), p => p.Value))).ToList())
-            with { Load = OpenLoadDto.From(report.Digest.Load), Agents = RunAgentDto.List(report.Run, report.Digest) };
+            with { Load = OpenLoadDto.From(report.Digest.Load), Agents = RunAgentDto.List(report.Run, report.Digest), Iterations = report.Digest.Iterations };
     }
 
     /// <param name="shownParameters">The parameters JSON as the reader may see it (<see cref="BenchDashboard.Core.Security.ParameterDisplay"/>).</param>

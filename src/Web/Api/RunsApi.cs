@@ -148,11 +148,13 @@ public static class RunsApi
         IReadOnlyList<AnswerTable> answer = [];
         try
         {
-            // A run on each of several agents answers with its table per configuration alone: the kind's own answer would set
-            // one agent's series against another's by its own verdict (locations, variants), which judges turns as interleaved
-            // requests, and could call a difference the configuration table rightly does not.
+            // A run on each of several agents answers with its table per configuration, and the kind's own answer only when
+            // that sets no series against another by a verdict of its own (locations, variants), which would judge turns as
+            // interleaved requests and could call a difference the configuration table rightly does not.
             answer = ConfigurationAnswer.Of(report.Run, report.Digest);
-            if (answer.Count == 0 && report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = own.Answer(figures);
+            if ((answer.Count == 0 || kinds.Find(report.Run.Kind) is IKindFigures { AnswerJudgesSeries: false })
+                && report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own)
+                answer = [.. answer, .. own.Answer(figures)];
         }
         catch (JsonException)
         {

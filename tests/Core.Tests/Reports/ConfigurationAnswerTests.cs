@@ -160,6 +160,48 @@ public class ConfigurationAnswerTests
         Assert.NotNull(recorded[1].P50.Call);
         Assert.Equal(50.0, recorded[1].P50.PercentOfBaseline);
     }
+
+    /// <summary>A journey's turn: per iteration a "login" sample and an "iteration" sample, interleaved, 1..100 ms shuffled times the factor.</summary>
+    static List<Sample> JourneyTurns(int rounds, params (string Agent, double Factor)[] configurations)
+    {
+        var random = new Random(2);
+        var samples = new List<Sample>();
+        long offset = 0;
+        for (var round = 0; round < rounds; round++)
+            for (var turn = 0; turn < configurations.Length; turn++)
+            {
+                var (agent, factor) = configurations[(round + turn) % configurations.Length];
+                var order = Enumerable.Range(1, 100).ToArray();
+                random.Shuffle(order);
+                foreach (var ms in order)
+                    foreach (var (series, times) in new[] { ("login", 1), ("iteration", 2) })
+                    {
+                        var latency = (long)(ms * Ms * factor * times);
+                        samples.Add(new Sample { Index = samples.Count, OffsetNs = offset, LatencyNs = latency, Series = OnEach.SeriesOf(agent, series), StatusCode = 200 });
+                        offset += latency;
+                    }
+            }
+        return samples;
+    }
+
+    [Theory]
+    [InlineData(1, false)]
+    [InlineData(3, true)]
+    public void AJourneysInterleavedStepsAreOneTurnPerAgentTurnNotATurnPerSample(int rounds, bool judged)
+    {
+        // Read as turns wherever the series changed, each sample would be a turn of its own: one round judged as hundreds.
+        var onEach = new OnEach(["cfg0", "cfg1"], rounds);
+
+        var figures = Figures(onEach, JourneyTurns(rounds, ("cfg0", 1), ("cfg1", 0.5)));
+
+        Assert.Equal(["login", "iteration"], figures.Select(f => f.Phase).Distinct());
+        foreach (var cfg1 in figures.Where(f => f.Agent == "cfg1"))
+        {
+            Assert.Equal(100 * rounds, cfg1.Count);
+            Assert.Equal(50.0, cfg1.P50.PercentOfBaseline);
+            Assert.Equal(judged, cfg1.P50.Call is not null);
+        }
+    }
 }
 
 /// <summary>

@@ -79,4 +79,28 @@ public class RunDigestTests
         var values = new long[] { 1, 2, 3, 10 };
         Assert.Equal([0, 0, 1, 3, 4], new long[] { 0, 1, 2, 4, 11 }.Select(v => SortedLatencies.CountBelow(values, v)));
     }
+
+    [Fact]
+    public void AJourneysRunFiguresCountItsRequestsAndItsIterationsApart()
+    {
+        // Per iteration two steps and the iteration's own sample (their sum), on two connections; 2 warm-up iterations.
+        var samples = new List<Sample>();
+        for (var it = 0; it < 12; it++)
+            foreach (var (series, ms) in new[] { ("A/login", 1), ("A/orders", 2), ("A/iteration", 3) })
+                samples.Add(new Sample { Index = samples.Count, Shard = it % 2, IsWarmup = it < 2, OffsetNs = it * 10_000_000L, Connection = it % 2, LatencyNs = ms * 1_000_000L, Series = series, StatusCode = ms < 3 ? 200 : null, Bytes = ms < 3 ? 100 : 0 });
+        var basis = new BenchDashboard.Core.Benchmarks.SeriesBasis(false, false, Iterations: "iteration");
+
+        var (digest, sorted) = RunDigest.Build(samples, LatencyBasis.Corrected, (_, _) => null, isIterations: basis.IsIterations);
+
+        Assert.Equal(20, digest.Statistics.Count);
+        Assert.Equal(4, digest.Statistics.WarmupCount);
+        Assert.Equal(10, digest.Iterations);
+        Assert.Equal(2 * 1_000_000L, digest.Statistics.Latency!.MaxNs); // the iterations' 3 ms are no request's
+        Assert.Equal(20, sorted[RunDigest.WholeRun].Length);
+        Assert.Equal(10, sorted["A/iteration"].Length); // still a series of its own, with its own figures
+        Assert.Equal(3, digest.Series.Count);
+        // Each agent's row: every sample it stored, the requests among them measured.
+        Assert.All(digest.Shards!, shard => Assert.Equal((18, 10), (shard.Samples, shard.Count)));
+        Assert.Null(Build(Samples()).Digest.Iterations); // a run without iterations counts every sample
+    }
 }

@@ -160,4 +160,49 @@ public sealed class JourneyAnswerTests
         var text = await admin.GetStringAsync($"/api/runs/{id}?format=text");
         Assert.Contains("Per step (ms), the whole iteration last", text);
     }
+
+    [Fact]
+    public async Task AJourneysRunCountsItsRequestsAndSaysItsIterationsApartOnThePageAndInTheApi()
+    {
+        await using var target = await BenchDashboard.TestSupport.KestrelTarget.StartAsync();
+        await using var app = new DashboardFactory(new() { ["Auth:Required"] = "always", ["Auth:ApiKey"] = "journey-count" });
+        var admin = app.CreateClient();
+        admin.DefaultRequestHeaders.Add("X-Api-Key", "journey-count");
+        var body = new
+        {
+            kind = "http", requests = 12, warmupRequests = 2, concurrency = 2,
+            steps = new object[]
+            {
+                new { name = "signin", method = "POST", url = target.Url("/journey/signin").ToString(), headers = new Dictionary<string, string> { ["Content-Type"] = "application/json" },
+                      body = """{"user":"a","password":"secret"}""", extract = new[] { new { name = "token", json = "$.token" } } },
+                new { name = "orders", url = target.Url("/journey/orders").ToString(), headers = new Dictionary<string, string> { ["Authorization"] = "Bearer {{token}}" } },
+            },
+        };
+        var id = await DashboardFactory.CreateRunAsync(admin, body);
+        await DashboardFactory.WaitForEndAsync(admin, id);
+
+        var run = await admin.GetFromJsonAsync<JsonElement>($"/api/runs/{id}");
+        var stats = run.GetProperty("stats");
+        Assert.Equal(24, stats.GetProperty("count").GetInt32()); // the steps' requests, not their 12 iterations with them
+        Assert.Equal(4, stats.GetProperty("warmupCount").GetInt32());
+        Assert.Equal(0, stats.GetProperty("errors").GetInt32());
+        Assert.Equal(12, run.GetProperty("iterations").GetInt32());
+        var seriesCounts = run.GetProperty("series").EnumerateArray().ToDictionary(s => s.GetProperty("name").GetString()!, s => s.GetProperty("stats").GetProperty("count").GetInt32());
+        Assert.Equal(new Dictionary<string, int> { ["signin"] = 12, ["orders"] = 12, ["iteration"] = 12 }, seriesCounts);
+        Assert.Equal(stats.GetProperty("count").GetInt32(), seriesCounts["signin"] + seriesCounts["orders"]);
+        Assert.InRange(stats.GetProperty("requestsPerSecond").GetDouble(), 0.001, double.MaxValue);
+
+        var page = await admin.GetStringAsync($"/runs/{id}");
+        Assert.Contains("id=\"iterations\">12<", page);
+        Assert.Contains("id=\"requests-per-second\"", page);
+        Assert.Contains("id=\"iterations-per-second\"", page);
+
+        // A one-request run has no iterations to say.
+        var single = await DashboardFactory.CreateRunAsync(admin, new { kind = "http", requests = 5, url = target.Url("/ok").ToString() });
+        await DashboardFactory.WaitForEndAsync(admin, single);
+        var plain = await admin.GetFromJsonAsync<JsonElement>($"/api/runs/{single}");
+        Assert.Equal(5, plain.GetProperty("stats").GetProperty("count").GetInt32());
+        Assert.False(plain.TryGetProperty("iterations", out var none) && none.ValueKind != JsonValueKind.Null);
+        Assert.DoesNotContain("id=\"iterations\"", await admin.GetStringAsync($"/runs/{single}"));
+    }
 }

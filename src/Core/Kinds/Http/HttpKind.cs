@@ -55,7 +55,8 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
         : Journey.Series(null, p.Steps!).ToList();
 
     /// <summary>A journey's steps and its iteration are unlike operations: no blended summary, and the answer is the step table.</summary>
-    public override SeriesBasis SeriesBasis(HttpParameters p) => p.IsJourney ? new(Blended: false, Percentages: false) : Benchmarks.SeriesBasis.Alike;
+    public override SeriesBasis SeriesBasis(HttpParameters p) =>
+        p.IsJourney ? new(Blended: false, Percentages: false, Iterations: JourneyValidator.IterationSeries) : Benchmarks.SeriesBasis.Alike;
 
     /// <summary>A journey's step table (<see cref="JourneyTable"/>); none for one request.</summary>
     object? IKindFigures.Figures(object parameters, IReadOnlyList<SeriesStatistics> series, IReadOnlyList<Sample> samples) =>
@@ -63,6 +64,9 @@ public sealed class HttpKind(IOptions<RunLimits> limits, TargetPolicy targets) :
 
     IReadOnlyList<AnswerTable> IKindFigures.Answer(JsonElement figures) =>
         figures.ValueKind == JsonValueKind.Object ? JourneyAnswer.Of(figures.Deserialize<JourneyTable>(Json.Options)) : [];
+
+    /// <summary>The step table counts and measures each agent's steps, and judges none against another's.</summary>
+    bool IKindFigures.AnswerJudgesSeries => false;
 
     public override IReadOnlyList<(string Name, HttpParameters Parameters)> SeparateVariants(HttpParameters p) =>
         p.Resolved().Select(v => (v.Name, v.Parameters with { InterleaveBlock = 1, Setting = v.Name })).ToList();

@@ -68,25 +68,31 @@ public sealed record ConfigurationFigures(
     }
 
     /// <summary>
-    /// Each series' turns: the stretches of samples, in the order measured, that no other series' sample interrupts
-    /// (one agent runs its whole workload alone in a turn, its phases one after another) and no recorded turn start
-    /// divides (an agent that ends a round and leads the next takes two turns in a row); each turn's measured,
-    /// answered latencies, sorted, as a run's are for the compare page's groups.
+    /// Each series' turns: the stretches of samples, in the order measured, that no other agent's sample interrupts
+    /// (one agent runs its whole workload alone in a turn) and no recorded turn start divides (an agent that ends a
+    /// round and leads the next takes two turns in a row); within a stretch, each of the agent's series has one turn,
+    /// whether its phases ran one after another or its series interleave (a journey's steps and iterations); each
+    /// turn's measured, answered latencies, sorted, as a run's are for the compare page's groups.
     /// </summary>
     static Dictionary<string, List<IReadOnlyList<long>>> Turns(IReadOnlyList<Sample> samples, IReadOnlySet<int> turnStarts)
     {
         var turns = new Dictionary<string, List<IReadOnlyList<long>>>();
-        string? previous = null;
-        List<long>? current = null;
+        string? agent = null;
+        var current = new Dictionary<string, List<long>>(); // the stretch's turn of each series seen in it
         foreach (var sample in samples.Where(s => s.Series is not null).OrderBy(s => s.Index))
         {
-            if (sample.Series != previous || turnStarts.Contains(sample.Index))
+            var owner = OnEach.Split(sample.Series!).Agent;
+            if (owner != agent || turnStarts.Contains(sample.Index))
+            {
+                current.Clear();
+                agent = owner;
+            }
+            if (!current.TryGetValue(sample.Series!, out var turn))
             {
                 if (!turns.TryGetValue(sample.Series!, out var list)) turns[sample.Series!] = list = [];
-                list.Add(current = []);
-                previous = sample.Series;
+                list.Add(current[sample.Series!] = turn = []);
             }
-            if (!sample.IsWarmup && !sample.Error.IsTransportError()) current!.Add(sample.LatencyNs);
+            if (!sample.IsWarmup && !sample.Error.IsTransportError()) turn.Add(sample.LatencyNs);
         }
         foreach (var list in turns.Values)
             foreach (var turn in list) ((List<long>)turn).Sort();

@@ -65,6 +65,9 @@ public sealed class DetailsModel(
     /// <summary>A run on each of several agents: its table per configuration (per phase), as the Markdown and text lead with.</summary>
     public IReadOnlyList<AnswerTable> Configurations { get; private set; } = [];
 
+    /// <summary>Whether the kind's answer is shown: beside the configurations' only when it judges no series against another (as RunsApi's framing).</summary>
+    public bool ShowsKindAnswer { get; private set; } = true;
+
     public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, string? latency, CancellationToken ct)
     {
         if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
@@ -102,6 +105,7 @@ public sealed class DetailsModel(
                     SeriesBasis.Unit is null ? null : SeriesBasis.UnitsOf);
         }
         if (report.Run.Status.IsFinal()) Configurations = Core.Reports.Configurations.ConfigurationAnswer.Of(report.Run, report.Digest);
+        ShowsKindAnswer = Configurations.Count == 0 || kinds.Find(report.Run.Kind) is Core.Reports.IKindFigures { AnswerJudgesSeries: false };
         Picked = report.Series.FirstOrDefault(s => s.Name == series);
         ChartJson = RunCharts.Build(shown, Analysis, OpenLoad, Picked?.Name);
         if (!report.Run.Status.IsFinal() && kinds.Profile(report.Run) is { } profile) TargetRateJson = RunCharts.TargetRate(profile);
