@@ -107,7 +107,14 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         context.RecordClient("httpSends", "asynchronous");
         var driver = new LoadDriver(context);
         using var iterations = new JourneyIterations(variants, parameters.Concurrency, context, policy, driver.NextIndex, serverCertificate);
-        await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
+        try
+        {
+            await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
+        }
+        finally
+        {
+            if (iterations.TokenNote() is { } tokens) context.Notes.Add(tokens);
+        }
     }
 
     static string EngineNote(bool lean, string sends) =>

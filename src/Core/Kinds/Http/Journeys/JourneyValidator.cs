@@ -45,6 +45,12 @@ public static class JourneyValidator
             else if (!names.Add(step.Name))
                 add(at + "name", $"Another step is named '{step.Name}'; each step's name is its own series.");
 
+            if (step.Token is not null)
+            {
+                TokenStepValidator.Validate(step, at, add, defined);
+                continue;
+            }
+
             if (step.Url is null || step.Url.Length > HttpParametersValidator.MaxUrlLength)
                 add(at + "url", $"Enter a URL of at most {HttpParametersValidator.MaxUrlLength:N0} characters.");
             else if (Template.StaticOrigin(step.Url) is null && !Template.IsVariableOrigin(step.Url))
