@@ -53,7 +53,7 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         var worker = workers[operation.Worker];
         worker.Values.Clear();
         var steps = variants[operation.Variant];
-        long think = 0;
+        long untimed = 0; // think time and waits for a token
         var error = ErrorKind.None;
         for (var i = 0; i < steps.Length; i++)
         {
@@ -61,7 +61,7 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
             {
                 var asked = Stopwatch.GetTimestamp();
                 var failed = await TakeTokenAsync(worker, steps[i], source, operation, ct);
-                think += Stopwatch.GetTimestamp() - asked;
+                untimed += Stopwatch.GetTimestamp() - asked;
                 if (failed is null) continue;
                 context.Record(failed);
                 error = failed.Error;
@@ -78,10 +78,10 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
             {
                 var pause = Stopwatch.GetTimestamp();
                 await Task.Delay(TimeSpan.FromMilliseconds(thinkTime.Draw(worker.Random)), ct);
-                think += Stopwatch.GetTimestamp() - pause;
+                untimed += Stopwatch.GetTimestamp() - pause;
             }
         }
-        operation.Clock.StopExcluding(think);
+        operation.Clock.StopExcluding(untimed);
         // No bytes and no status of its own: its steps carry them, and a run's totals must not count them twice.
         return new Outcome { Series = iterationSeries[operation.Variant], Error = error };
     }

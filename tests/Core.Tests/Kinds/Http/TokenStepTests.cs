@@ -63,6 +63,7 @@ public class TokenStepTests
         Assert.Equal(new HttpTokenStep { Scope = "api://a/.default", Credential = HttpTokenCredential.Default, ClientId = "0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e" }, step.Token);
         Assert.Equal("token", step.Token!.Variable);
         Assert.Contains("\"credential\":\"managedIdentity\"", Json.Serialize(Token()));
+        Assert.DoesNotContain("\"token\":", Json.Serialize(Orders)); // a step without one is written as before
         // A token step is a series of its own like any step (its failed fetches are its errors).
         Assert.Equal(["sign-in", "iteration"], Journey.Series(null, [step]));
     }

@@ -12,6 +12,8 @@ public sealed record HttpStep
     public string Name { get; init; } = "";
 
     /// <summary>A bearer token from Microsoft Entra instead of a request (<see cref="HttpTokenStep"/>).</summary>
+    /// <remarks>Left out when null, so a journey without one is written as before.</remarks>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public HttpTokenStep? Token { get; init; }
     public string Method { get; init; } = "GET";
     public string Url { get; init; } = "";
