@@ -133,7 +133,9 @@ public sealed class JourneyTokenTests
         var error = Assert.Single(notes.ErrorMessages);
         Assert.Equal(3, error.Count);
         Assert.StartsWith("token: no token from Microsoft Entra (managed identity, client id 0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e, scope api://bench-target/.default): ", error.Message);
-        Assert.Contains("Exception: ", error.Message);
+        // The exception's type and the platform's reason, as Azure.Identity quotes it.
+        Assert.Contains("): AuthenticationFailedException: ", error.Message);
+        Assert.Contains("No managed identity is assigned to this app for that resource.", error.Message);
         Assert.DoesNotContain('\n', error.Message);
         Assert.Contains(notes.Notes, n => n.Contains("0 fetched, 3 failed"));
         Assert.Equal(0, long.Parse(await new HttpClient().GetStringAsync(target.Url("/journey/served"))));

@@ -143,7 +143,7 @@ sealed class TokenSource(HttpTokenStep step, TokenCredential credential, TimePro
         lock (gate)
             foreach (var token in seen) line = line.Replace(token, "…", StringComparison.Ordinal);
         line = new string(line.Select(c => char.IsControl(c) ? ' ' : c).ToArray());
-        if (line.Length > 200) line = line[..200] + "…";
+        if (line.Length > 300) line = line[..300] + "…";
         return $"{ex.GetType().Name}: {line}";
     }
 
