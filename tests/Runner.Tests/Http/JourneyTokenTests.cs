@@ -75,16 +75,16 @@ public sealed class JourneyTokenTests
     public async Task TheNextStepsSendTheTokenAndItIsRenewedBeforeItExpiresWithOneFetchAtATime()
     {
         await using var target = await KestrelTarget.StartAsync();
-        // Tokens good for 3 s in a 6 s run on 4 workers: renewed halfway, never past their expiry (the target would answer 401).
-        using var _ = new IdentityEndpoint(target, "/identity/3/0/token");
-        var p = new HttpParameters { Steps = [Token(), Orders(target, thinkMs: "5"), Detail(target)], DurationSeconds = 6, Concurrency = 4 };
+        // Tokens good for 5 s in a 7 s run on 4 workers: renewed halfway, never past their expiry (the target would answer 401).
+        using var _ = new IdentityEndpoint(target, "/identity/5/0/token");
+        var p = new HttpParameters { Steps = [Token(), Orders(target, thinkMs: "5"), Detail(target)], DurationSeconds = 7, Concurrency = 4 };
         Assert.Empty(HttpParametersValidator.Validate(p, new RunLimits()));
 
         var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
 
         var issued = await IssuedAsync(target);
-        // At least one renewal, and no stampede: about one fetch a 1.5 s, whatever the number of workers.
-        Assert.InRange(issued.Count, 2, 8);
+        // At least one renewal, and no stampede: about one fetch every 2.5 s, whatever the number of workers.
+        Assert.InRange(issued.Count, 2, 5);
         Assert.All(issued, t => Assert.Equal("api://bench-target", t.Resource));
         var orders = Of(samples, "orders");
         Assert.True(orders.Count > 100, $"{orders.Count} orders");
@@ -100,9 +100,10 @@ public sealed class JourneyTokenTests
     public async Task TheTimeSpentGettingATokenIsInNoStepsNorIterationsLatency()
     {
         await using var target = await KestrelTarget.StartAsync();
-        // Each fetch takes 300 ms and a token lasts 2 s: the first fetch and the renewals all fall inside iterations.
-        using var _ = new IdentityEndpoint(target, "/identity/2/300/token");
-        var p = new HttpParameters { Steps = [Token(), Orders(target)], DurationSeconds = 4, Concurrency = 2 };
+        // Each fetch takes 800 ms and a token lasts 3 s: the first fetch and the renewals all fall inside iterations
+        // (800 ms, not less: on a loaded machine a thread can stall for a few hundred ms, and that is not the fetch).
+        using var _ = new IdentityEndpoint(target, "/identity/3/800/token");
+        var p = new HttpParameters { Steps = [Token(), Orders(target)], DurationSeconds = 5, Concurrency = 2 };
 
         var (samples, _, notes) = await HttpRun.ExecuteWithNotesAsync(p);
 
@@ -112,7 +113,7 @@ public sealed class JourneyTokenTests
         Assert.True(notes.ErrorMessages.Count == 0, string.Join("; ", notes.ErrorMessages));
         Assert.All(measured, s => Assert.Equal(ErrorKind.None, s.Error));
         var slowest = measured.MaxBy(s => s.LatencyNs)!;
-        Assert.True(slowest.LatencyNs < 300_000_000, $"{slowest.Series} took {slowest.LatencyNs / 1e6:F1} ms at {slowest.OffsetNs / 1e6:F0} ms: a fetch's 300 ms is in it");
+        Assert.True(slowest.LatencyNs < 800_000_000, $"{slowest.Series} took {slowest.LatencyNs / 1e6:F1} ms at {slowest.OffsetNs / 1e6:F0} ms: a fetch's 800 ms is in it");
         Assert.Empty(notes.ErrorMessages);
     }
 
@@ -132,12 +133,12 @@ public sealed class JourneyTokenTests
         Assert.All(Of(samples, "iteration"), s => Assert.Equal(ErrorKind.Other, s.Error));
         var error = Assert.Single(notes.ErrorMessages);
         Assert.Equal(3, error.Count);
-        Assert.StartsWith("token: no token from Microsoft Entra (managed identity, client id 0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e, scope api://bench-target/.default): ", error.Message);
+        Assert.StartsWith("token: no token from Microsoft Entra: ", error.Message);
         // The exception's type and the platform's reason, as Azure.Identity quotes it.
-        Assert.Contains("): AuthenticationFailedException: ", error.Message);
-        Assert.Contains("No managed identity is assigned to this app for that resource.", error.Message);
+        Assert.Contains(": AuthenticationFailedException: ", error.Message);
+        Assert.True(error.Message.Contains("No managed identity is assigned to this app for that resource."), error.Message);
         Assert.DoesNotContain('\n', error.Message);
-        Assert.Contains(notes.Notes, n => n.Contains("0 fetched, 3 failed"));
+        Assert.Contains(notes.Notes, n => n.Contains("(managed identity, client id 0b5a8c2e-8d8f-4a1e-9a61-7f1f8b1d3c4e, scope api://bench-target/.default: 0 fetched, 3 failed)"));
         Assert.Equal(0, long.Parse(await new HttpClient().GetStringAsync(target.Url("/journey/served"))));
     }
 }

@@ -122,7 +122,7 @@ public sealed class TokenSourceTests
         Assert.DoesNotContain(jwt[..20], reason);
         Assert.DoesNotContain("secret-token-1", reason);
         Assert.DoesNotContain("troubleshooting", reason);
-        Assert.True(reason.Length < 360, reason);
+        Assert.True(reason.Length < 280, reason);
         Assert.Equal((1, 1), (source.Fetched, source.Failed));
     }
 }

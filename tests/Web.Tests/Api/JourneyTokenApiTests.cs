@@ -62,7 +62,7 @@ public sealed class JourneyTokenApiTests
     {
         await using var target = await KestrelTarget.StartAsync();
         // App Service announces its identity endpoint to the app's process; the runner (here in the dashboard's process) reads it.
-        Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", target.Url("/identity/2/0/token").ToString());
+        Environment.SetEnvironmentVariable("IDENTITY_ENDPOINT", target.Url("/identity/3/0/token").ToString());
         Environment.SetEnvironmentVariable("IDENTITY_HEADER", "stand-in-secret");
         try
         {
@@ -70,7 +70,7 @@ public sealed class JourneyTokenApiTests
             var admin = Client(app);
             var body = new
             {
-                kind = "http", durationSeconds = 3, concurrency = 2,
+                kind = "http", durationSeconds = 4, concurrency = 2,
                 steps = new object[]
                 {
                     new { name = "signin", token = new { scope = "api://bench-target/.default" } },
@@ -84,7 +84,7 @@ public sealed class JourneyTokenApiTests
 
             using var plain = new HttpClient();
             var issued = (await plain.GetFromJsonAsync<JsonElement>(target.Url("/identity/issued"))).EnumerateArray().Select(t => t.GetProperty("token").GetString()!).ToList();
-            Assert.True(issued.Count >= 2, $"{issued.Count} tokens issued in a 3 s run of 2 s tokens");
+            Assert.True(issued.Count >= 2, $"{issued.Count} tokens issued in a 4 s run of 3 s tokens");
 
             var shown = new List<string>
             {

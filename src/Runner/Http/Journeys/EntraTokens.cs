@@ -139,11 +139,13 @@ sealed class TokenSource(HttpTokenStep step, TokenCredential credential, TimePro
     public string Reason(Exception ex)
     {
         var line = (ex.Message ?? "").Split('\n', 2)[0].Trim();
+        // A correlation id differs every time: cut there, so the notes count one reason once with how often it came.
+        if (line.IndexOf("Correlation ID", StringComparison.OrdinalIgnoreCase) is > 0 and var id) line = line[..id].TrimEnd();
         line = Jwt.Replace(line, "…");
         lock (gate)
             foreach (var token in seen) line = line.Replace(token, "…", StringComparison.Ordinal);
         line = new string(line.Select(c => char.IsControl(c) ? ' ' : c).ToArray());
-        if (line.Length > 300) line = line[..300] + "…";
+        if (line.Length > 240) line = line[..240] + "…";
         return $"{ex.GetType().Name}: {line}";
     }
 

@@ -96,8 +96,9 @@ sealed class JourneyIterations : ILoadOperation, IDisposable
         }
         catch (Exception ex) when (!ct.IsCancellationRequested)
         {
+            // Short: the notes keep 300 characters of a message, and the credential and scope are in the run's token note.
             var sample = new Sample { Index = nextIndex(), Connection = operation.Worker, IsWarmup = operation.IsWarmup, Series = step.Series };
-            return NotSent(sample, operation, ErrorKind.Other, $"{step.Definition.Name}: no token from Microsoft Entra ({source.Describe}): {source.Reason(ex)}");
+            return NotSent(sample, operation, ErrorKind.Other, $"{step.Definition.Name}: no token from Microsoft Entra: {source.Reason(ex)}");
         }
     }
 
