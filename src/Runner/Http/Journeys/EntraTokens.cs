@@ -37,11 +37,8 @@ sealed class EntraTokens : IDisposable
         + "). A token is shared by the run's workers and renewed at Azure.Identity's RefreshOn or 5 minutes before it expires (half its lifetime when that is shorter), "
         + "one fetch at a time; the time spent getting one is in no step's or iteration's latency. The identity endpoint is the platform's, not a benchmark target.";
 
-    public void Dispose()
-    {
-        disposed.Cancel();
-        disposed.Dispose();
-    }
+    // Cancelled, not disposed: a fetch still under way links its own timeout to it.
+    public void Dispose() => disposed.Cancel();
 }
 
 /// <summary>
