@@ -91,11 +91,13 @@ static class Program
     // X-Session header, else 401; /journey/orders and /journey/orders/{id} want "Authorization: Bearer <token>"
     // (401 without); /journey/served says how many journey requests reached the server (a refused one must not);
     // /journey/users lists the user of every sign-in, in the order they came (a data file's rows, each once or not).
+    // They also take, until it expires, a token from the stand-in identity endpoint (MapIdentity).
     static void MapJourney(WebApplication app)
     {
         long served = 0;
         var users = new System.Collections.Concurrent.ConcurrentDictionary<string, string>();
         var signIns = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        var identity = MapIdentity(app);
         async Task<bool> ServeAsync(HttpContext http, int ms)
         {
             Interlocked.Increment(ref served);
@@ -104,7 +106,8 @@ static class Program
         }
         string? UserOf(HttpContext http) =>
             http.Request.Headers.Authorization.ToString() is var auth && auth.StartsWith("Bearer ", StringComparison.Ordinal)
-                && users.TryGetValue(auth["Bearer ".Length..], out var user) ? user : null;
+                && (users.TryGetValue(auth["Bearer ".Length..], out var user)
+                    || identity.TryGetValue(auth["Bearer ".Length..], out var issued) && DateTimeOffset.UtcNow < issued.ExpiresOn && (user = "identity") is not null) ? user : null;
         app.MapPost("/journey/signin", async (HttpContext http, SignIn body, int ms = 0, string? next = null) =>
         {
             await ServeAsync(http, ms);
@@ -133,6 +136,39 @@ static class Program
     }
 
     sealed record SignIn(string? User, string? Password);
+
+    // A stand-in for App Service's managed-identity endpoint, as the platform answers IDENTITY_ENDPOINT:
+    // GET /identity/{lifetime}/{ms}/token?resource=R&api-version=2019-08-01 with the header X-IDENTITY-HEADER: stand-in-secret
+    // answers after ms ms with a new token that expires in lifetime s ({"access_token","expires_on","resource","token_type"});
+    // /identity/fail/token answers 400 as the platform does for an identity it does not have. /identity/issued lists
+    // what it issued, in order: {token, resource, clientId, expiresOn (Unix s)}.
+    static System.Collections.Concurrent.ConcurrentDictionary<string, Issued> MapIdentity(WebApplication app)
+    {
+        var issued = new System.Collections.Concurrent.ConcurrentDictionary<string, Issued>();
+        var order = new System.Collections.Concurrent.ConcurrentQueue<Issued>();
+        IResult? Refused(HttpContext http, string? resource) =>
+            http.Request.Headers["X-IDENTITY-HEADER"] != "stand-in-secret" ? Results.Json(new { statusCode = 401, message = "X-IDENTITY-HEADER is missing or wrong." }, statusCode: 401)
+            : http.Request.Query["api-version"] != "2019-08-01" || string.IsNullOrEmpty(resource) ? Results.Json(new { statusCode = 400, message = "api-version 2019-08-01 and a resource, please." }, statusCode: 400)
+            : null;
+        app.MapGet("/identity/{lifetime:int}/{ms:int}/token", async (HttpContext http, int lifetime, int ms, string? resource, string? client_id) =>
+        {
+            if (Refused(http, resource) is { } refused) return refused;
+            if (ms > 0) await Task.Delay(ms);
+            // Good for exactly lifetime s from now and not a moment after; expires_on is that in whole seconds, rounded
+            // down (Azure.Identity reads it as lifetime s from when the answer came, so its view is never the later one).
+            var expires = DateTimeOffset.UtcNow.AddSeconds(lifetime);
+            var token = new Issued("mi-" + Guid.NewGuid().ToString("N"), resource!, client_id, expires);
+            issued[token.Token] = token;
+            order.Enqueue(token);
+            return Results.Json(new { access_token = token.Token, expires_on = expires.ToUnixTimeSeconds().ToString(System.Globalization.CultureInfo.InvariantCulture), resource, token_type = "Bearer" });
+        });
+        app.MapGet("/identity/fail/token", (HttpContext http, string? resource) => Refused(http, resource)
+            ?? Results.Json(new { statusCode = 400, message = "No managed identity is assigned to this app for that resource.", correlationId = Guid.NewGuid() }, statusCode: 400));
+        app.MapGet("/identity/issued", () => Results.Json(order.Select(t => new { token = t.Token, resource = t.Resource, clientId = t.ClientId, expiresOn = t.ExpiresOn.ToUnixTimeSeconds() })));
+        return issued;
+    }
+
+    sealed record Issued(string Token, string Resource, string? ClientId, DateTimeOffset ExpiresOn);
 
     // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
     // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps

@@ -108,7 +108,14 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         var driver = new LoadDriver(context);
         using var iterations = new JourneyIterations(variants, parameters.Concurrency, context, policy, driver.NextIndex, serverCertificate);
         if (iterations.DataNote() is { } data) context.Notes.Add(data);
-        await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
+        try
+        {
+            await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
+        }
+        finally
+        {
+            if (iterations.TokenNote() is { } tokens) context.Notes.Add(tokens);
+        }
         if (iterations.UsedUpNote(parameters.WarmupRequests) is { } usedUp) context.Notes.Add(usedUp);
     }
 

@@ -23,6 +23,8 @@ namespace BenchDashboard.Runner.Http.Journeys;
 /// With a data file (<see cref="HttpDataFile"/>) each iteration takes a row before it starts, its columns variables of
 /// every step: the next (one cursor for all workers), one at random, or each row once, after which the run takes no
 /// more iterations (<see cref="IFiniteOperation"/>).
+/// A token step takes the run's cached token (<see cref="EntraTokens"/>) into its variable: no sample of its own unless
+/// getting it fails, and the time it takes is left out of the iteration's, as think time is.
 /// </summary>
 sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
 {
@@ -33,12 +35,13 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
     readonly TargetPolicy policy;
     readonly Func<int> nextIndex;
     readonly DataRows? data;
+    readonly EntraTokens tokens = new();
     long counter;
 
     public JourneyIterations(IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, int concurrency, RunContext context,
         TargetPolicy policy, Func<int> nextIndex, RemoteCertificateValidationCallback? serverCertificate)
     {
-        this.variants = variants.Select(v => v.Parameters.Steps!.Select(s => new Step(s, Journey.SeriesOf(v.Name, s.Name), v.Parameters)).ToArray()).ToArray();
+        this.variants = variants.Select(v => v.Parameters.Steps!.Select(s => new Step(s, Journey.SeriesOf(v.Name, s.Name), v.Parameters, tokens)).ToArray()).ToArray();
         iterationSeries = variants.Select(v => Journey.SeriesOf(v.Name, JourneyValidator.IterationSeries)).ToArray();
         this.context = context;
         this.policy = policy;
@@ -71,10 +74,20 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
         var worker = workers[operation.Worker];
         worker.Values.Clear();
         var steps = variants[operation.Variant];
-        long think = 0;
+        long untimed = 0; // think time and waits for a token
         var error = ErrorKind.None;
         for (var i = 0; i < steps.Length; i++)
         {
+            if (steps[i].Token is { } source)
+            {
+                var asked = Stopwatch.GetTimestamp();
+                var failed = await TakeTokenAsync(worker, steps[i], source, operation, ct);
+                untimed += Stopwatch.GetTimestamp() - asked;
+                if (failed is null) continue;
+                context.Record(failed);
+                error = failed.Error;
+                break;
+            }
             var sample = await SendAsync(worker, steps[i], operation, ct);
             context.Record(sample);
             if (sample.Error != ErrorKind.None)
@@ -86,13 +99,32 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
             {
                 var pause = Stopwatch.GetTimestamp();
                 await Task.Delay(TimeSpan.FromMilliseconds(thinkTime.Draw(worker.Random)), ct);
-                think += Stopwatch.GetTimestamp() - pause;
+                untimed += Stopwatch.GetTimestamp() - pause;
             }
         }
-        operation.Clock.StopExcluding(think);
+        operation.Clock.StopExcluding(untimed);
         // No bytes and no status of its own: its steps carry them, and a run's totals must not count them twice.
         return new Outcome { Series = iterationSeries[operation.Variant], Error = error };
     }
+
+    /// <summary>A token step: the token into its variable, or the error sample of a failed fetch (null when it has one).</summary>
+    async Task<Sample?> TakeTokenAsync(JourneyWorker worker, Step step, TokenSource source, Operation operation, CancellationToken ct)
+    {
+        try
+        {
+            worker.Values[step.Definition.Token!.Variable] = await source.GetAsync(ct);
+            return null;
+        }
+        catch (Exception ex) when (!ct.IsCancellationRequested)
+        {
+            // Short: the notes keep 300 characters of a message, and the credential and scope are in the run's token note.
+            var sample = new Sample { Index = nextIndex(), Connection = operation.Worker, IsWarmup = operation.IsWarmup, Series = step.Series };
+            return NotSent(sample, operation, ErrorKind.Other, $"{step.Definition.Name}: no token from Microsoft Entra: {source.Reason(ex)}");
+        }
+    }
+
+    /// <summary>What the run's notes say of its tokens (<see cref="EntraTokens.Note"/>); null without token steps.</summary>
+    public string? TokenNote() => tokens.Note();
 
     /// <summary>One step: resolved, judged by the policy when a variable reaches its URL, sent, timed, then checked and extracted from.</summary>
     async Task<Sample> SendAsync(JourneyWorker worker, Step step, Operation operation, CancellationToken ct)
@@ -284,6 +316,7 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
 
     public void Dispose()
     {
+        tokens.Dispose();
         foreach (var worker in workers) worker.Connection.Dispose();
     }
 
@@ -302,13 +335,14 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
     /// <summary>A step parsed once for the run: its templates, JSON paths and regular expressions.</summary>
     sealed class Step
     {
-        public Step(HttpStep step, string series, HttpParameters run)
+        public Step(HttpStep step, string series, HttpParameters run, EntraTokens tokens)
         {
             Definition = step;
             Series = series;
+            Token = step.Token is { } token ? tokens.For(token) : null;
             Method = new HttpMethod(step.Method);
             Url = Template.Parse(step.Url);
-            StaticUri = Url.IsStatic ? new Uri(step.Url) : null;
+            StaticUri = Url.IsStatic && Token is null ? new Uri(step.Url) : null; // a token step has no URL
             Body = step.Body is null ? null : Template.Parse(step.Body);
             Headers = (step.Headers ?? []).Select(h => (h.Key, Template.Parse(h.Value))).ToArray();
             Checks = (step.Checks ?? []).Select(c => new CompiledCheck(c,
@@ -324,6 +358,7 @@ sealed class JourneyIterations : ILoadOperation, IFiniteOperation, IDisposable
 
         public HttpStep Definition { get; }
         public string Series { get; }
+        public TokenSource? Token { get; }
         public HttpMethod Method { get; }
         public Template Url { get; }
         public Uri? StaticUri { get; }

@@ -4,11 +4,17 @@ namespace BenchDashboard.Core.Kinds.Http.Journeys;
 
 /// <summary>
 /// One request of a journey: its text may use <c>{{variables}}</c> (<see cref="Template"/>), extracted by earlier
-/// steps or built in. Its samples are the series named after it.
+/// steps or built in. Its samples are the series named after it. A step with <see cref="Token"/> is no request: it
+/// gets a token into a variable and has a name and nothing else.
 /// </summary>
 public sealed record HttpStep
 {
     public string Name { get; init; } = "";
+
+    /// <summary>A bearer token from Microsoft Entra instead of a request (<see cref="HttpTokenStep"/>).</summary>
+    /// <remarks>Left out when null, so a journey without one is written as before.</remarks>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public HttpTokenStep? Token { get; init; }
     public string Method { get; init; } = "GET";
     public string Url { get; init; } = "";
     public Dictionary<string, string>? Headers { get; init; }

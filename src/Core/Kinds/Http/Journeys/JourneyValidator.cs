@@ -6,6 +6,7 @@ namespace BenchDashboard.Core.Kinds.Http.Journeys;
 /// A journey's steps, each field's error keyed by step as the API names it (<c>steps[2].extract[0].json</c>): the
 /// limits below, names unique, every <c>{{reference}}</c> to a variable an earlier step extracts or a built-in, a
 /// static origin in every URL (the target policy judges it before the run; <see cref="Template.StaticOrigin"/>).
+/// A token step is checked apart (<see cref="TokenStepValidator"/>).
 /// </summary>
 public static class JourneyValidator
 {
@@ -45,6 +46,12 @@ public static class JourneyValidator
                 add(at + "name", $"'{IterationSeries}' is the whole iteration's series; name the step otherwise.");
             else if (!names.Add(step.Name))
                 add(at + "name", $"Another step is named '{step.Name}'; each step's name is its own series.");
+
+            if (step.Token is not null)
+            {
+                TokenStepValidator.Validate(step, at, add, defined);
+                continue;
+            }
 
             if (step.Url is null || step.Url.Length > HttpParametersValidator.MaxUrlLength)
                 add(at + "url", $"Enter a URL of at most {HttpParametersValidator.MaxUrlLength:N0} characters.");
