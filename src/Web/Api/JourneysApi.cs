@@ -21,7 +21,10 @@ public static class JourneysApi
         return group;
     }
 
-    static async Task<IResult> ImportHarAsync(HttpRequest request, CancellationToken ct, bool keepStatic = false)
+    static Task<IResult> ImportHarAsync(HttpRequest request, CancellationToken ct, bool keepStatic = false) => ConvertHarAsync(request, keepStatic, ct);
+
+    /// <summary>The conversion, also for the forms' own address (<c>/journeys/har</c>), which takes the signed-in cookie the API does not.</summary>
+    public static async Task<IResult> ConvertHarAsync(HttpRequest request, bool keepStatic, CancellationToken ct)
     {
         // As ApiJson: exactly application/json, which a page of another site cannot send without asking first.
         if (!Microsoft.Net.Http.Headers.MediaTypeHeaderValue.TryParse(request.ContentType, out var type)

@@ -15,8 +15,11 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
     public string? Headers { get; set; }
     public string? Body { get; set; }
 
-    /// <summary>A stored journey's steps as JSON, kept through an edit (the form has no steps editor yet); null for one request.</summary>
-    public string? StepsJson { get; set; }
+    /// <summary>A journey's step cards; none for one request (the fields above). The first card replaces those fields.</summary>
+    public List<HttpStepForm> Steps { get; set; } = [];
+
+    /// <summary>A data file read in the browser, sent as the API's <c>data</c>.</summary>
+    public HttpDataFileForm Data { get; set; } = new();
 
     public bool KeepAlive { get; set; } = true;
     public int WarmupRequests { get; set; }
@@ -35,10 +38,8 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
             if (colon <= 0) errors["headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
-        List<HttpStep>? steps = null;
-        if (!string.IsNullOrWhiteSpace(StepsJson))
-            try { steps = Core.Json.Deserialize<List<HttpStep>>(StepsJson); }
-            catch (System.Text.Json.JsonException) { errors["steps"] = ["The steps are not valid JSON; edit them through the API."]; }
+        List<HttpStep>? steps = Steps.Count == 0 ? null : Steps.Select((card, i) => card.ToStep(i, errors)).ToList();
+        Data.Refuse(errors);
         return WithLoad(new HttpParameters
         {
             Steps = steps,
@@ -75,7 +76,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
 
     public override void Load(HttpParameters p)
     {
-        StepsJson = p.Steps is null ? null : System.Text.Json.JsonSerializer.Serialize(p.Steps, new System.Text.Json.JsonSerializerOptions(Core.Json.Options) { WriteIndented = true });
+        Steps = p.Steps?.Select(HttpStepForm.From).ToList() ?? [];
         Url = p.Url;
         Method = p.Method;
         Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));

@@ -26,6 +26,9 @@ public static class HarHeaders
         "x-ms-token-aad-access-token", "x-csrf-token", "x-xsrf-token",
     };
 
+    /// <summary>The credential headers <see cref="IsSecret"/> knows, for the page's script to mark as the user types.</summary>
+    public static IEnumerable<string> SecretNames => Secrets.Order(StringComparer.Ordinal);
+
     /// <summary>Whether a recorded header stays in the step.</summary>
     public static bool IsKept(string name) =>
         !name.StartsWith(':') && !name.StartsWith("sec-", StringComparison.OrdinalIgnoreCase) && !Dropped.Contains(name);
