@@ -17,7 +17,8 @@ public static class JourneysApi
     public static RouteGroupBuilder MapJourneysApi(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/journeys").WithTags("Journeys");
-        group.MapPost("/har", ImportHarAsync).Produces<HarJourney>().ProducesValidationProblem().Produces(StatusCodes.Status413PayloadTooLarge);
+        // The body is read as it comes (up to 10 MiB), not bound: its shape is the HAR 1.2 format's.
+        group.MapPost("/har", ImportHarAsync).Accepts<JsonElement>("application/json").Produces<HarJourney>().ProducesValidationProblem().Produces(StatusCodes.Status413PayloadTooLarge);
         return group;
     }
 

@@ -89,4 +89,16 @@ public sealed class HarApiTests
         Assert.Contains("10 MiB", await big.Content.ReadAsStringAsync());
         Assert.Equal(HttpStatusCode.UnsupportedMediaType, plain.StatusCode);
     }
+
+    [Fact]
+    public async Task TheOpenApiDocumentDescribesTheImport()
+    {
+        await using var app = Dashboard();
+
+        using var document = JsonDocument.Parse(await app.CreateClient().GetStringAsync("/openapi/v1.json"));
+
+        var import = document.RootElement.GetProperty("paths").GetProperty("/api/journeys/har").GetProperty("post");
+        Assert.True(import.GetProperty("requestBody").GetProperty("content").TryGetProperty("application/json", out _));
+        Assert.True(import.GetProperty("responses").TryGetProperty("400", out _));
+    }
 }
