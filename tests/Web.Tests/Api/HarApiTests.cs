@@ -101,4 +101,23 @@ public sealed class HarApiTests
         Assert.True(import.GetProperty("requestBody").GetProperty("content").TryGetProperty("application/json", out _));
         Assert.True(import.GetProperty("responses").TryGetProperty("400", out _));
     }
+
+    [Fact]
+    public async Task TheFormsAddressConvertsOnlyWithTheFormsAntiForgeryToken()
+    {
+        await using var app = new DashboardFactory(new() { ["Runner:Embedded"] = "false" });
+        var client = app.CreateClient(); // keeps the anti-forgery cookie, as a browser does
+        var form = await client.GetStringAsync("/runs/new?kind=http");
+
+        var without = await client.PostAsync("/journeys/har", Body(Har));
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/journeys/har?keepStatic=true") { Content = Body(Har) };
+        request.Headers.Add("RequestVerificationToken", Pages.FormPost.Token(form));
+        var with = await client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.BadRequest, without.StatusCode);
+        var text = await with.Content.ReadAsStringAsync();
+        Assert.True(with.StatusCode == HttpStatusCode.OK, $"{with.StatusCode}: {text}");
+        Assert.Equal(6, JsonDocument.Parse(text).RootElement.GetProperty("steps").GetArrayLength());
+        Assert.Equal(HttpStatusCode.NotFound, (await client.GetAsync("/journeys/har")).StatusCode);
+    }
 }
