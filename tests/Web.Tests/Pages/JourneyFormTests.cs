@@ -177,4 +177,34 @@ public sealed partial class JourneyFormTests
         foreach (var part in new[] { "name", "method", "headers", "checks", "thinkTime", "extract", "body" })
             Assert.Equal(before[1].GetProperty(part).GetRawText(), after[1].GetProperty(part).GetRawText());
     }
+
+    [Fact]
+    public async Task AVariantsOwnStepsAreKeptThroughAnEditOfTheRest()
+    {
+        await using var app = Dashboard();
+        var client = Client(app);
+        const string definition = """
+            {"name":"two journeys","kind":"http","parameters":{"requests":5,"steps":[{"name":"a","url":"http://127.0.0.1:1/a"}],
+             "variants":[{"name":"A"},{"name":"B","steps":[{"name":"a","url":"http://127.0.0.1:1/b","checks":[{"status":204}]}]}]}}
+            """;
+        var created = await client.PostAsync("/api/benchmarks", new StringContent(definition, Encoding.UTF8, "application/json"));
+        Assert.True(created.StatusCode == HttpStatusCode.Created, await created.Content.ReadAsStringAsync());
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt32();
+        var before = (await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}")).GetProperty("parameters").GetProperty("variants")[1].GetProperty("steps").GetRawText();
+
+        var edit = await client.GetStringAsync($"/benchmarks/edit/{id}");
+        var kept = Regex.Match(edit, "name=\"Http.Variants\\[0\\].StepsJson\" value=\"([^\"]*)\"");
+        Assert.True(kept.Success, "The variant's steps are not on the page.");
+        Assert.Contains("This variant replaces the steps with its own (1 steps", edit);
+        var posted = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(
+        [
+            .. LoadFields(edit), .. Card(0, "a", "GET", "http://127.0.0.1:1/a2"), new("Http.FirstVariantName", "A"), new("Http.Variants[0].Name", "B"),
+            new("Http.Variants[0].StepsJson", WebUtility.HtmlDecode(kept.Groups[1].Value)), new("Name", "two journeys"), new("Enabled", "true"),
+        ]));
+        Assert.True(posted.StatusCode == HttpStatusCode.Redirect, string.Join("\n", Regex.Matches(await posted.Content.ReadAsStringAsync(), "field-error[^>]*>[^<]+").Select(m => m.Value)));
+
+        var edited = (await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}")).GetProperty("parameters");
+        Assert.Equal("http://127.0.0.1:1/a2", edited.GetProperty("steps")[0].GetProperty("url").GetString());
+        Assert.Equal(before, edited.GetProperty("variants")[1].GetProperty("steps").GetRawText());
+    }
 }

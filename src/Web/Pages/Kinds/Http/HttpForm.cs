@@ -105,8 +105,28 @@ public sealed class HttpVariantForm : IVariantRow
     public string? Headers { get; set; }
     public string? Body { get; set; }
 
+    /// <summary>
+    /// The steps this variant replaces the journey's with, as JSON: the rows have no cards, so a stored variant's
+    /// steps are kept through an edit as they are (written through the API).
+    /// </summary>
+    public string? StepsJson { get; set; }
+
     public bool IsEmpty => string.IsNullOrWhiteSpace(Name) && string.IsNullOrWhiteSpace(Url) && string.IsNullOrWhiteSpace(Method)
-        && string.IsNullOrWhiteSpace(Headers) && string.IsNullOrEmpty(Body);
+        && string.IsNullOrWhiteSpace(Headers) && string.IsNullOrEmpty(Body) && string.IsNullOrWhiteSpace(StepsJson);
+
+    /// <summary>How many steps <see cref="StepsJson"/> holds, for the row's note (0 when it is not a list: its error says why).</summary>
+    public int StepCount()
+    {
+        try
+        {
+            using var document = System.Text.Json.JsonDocument.Parse(StepsJson ?? "");
+            return document.RootElement.ValueKind == System.Text.Json.JsonValueKind.Array ? document.RootElement.GetArrayLength() : 0;
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return 0;
+        }
+    }
 
     public HttpVariant ToVariant(Dictionary<string, string[]> errors, string field)
     {
@@ -121,8 +141,13 @@ public sealed class HttpVariantForm : IVariantRow
                 else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
             }
         }
+        List<HttpStep>? steps = null;
+        if (!string.IsNullOrWhiteSpace(StepsJson))
+            try { steps = Core.Json.Deserialize<List<HttpStep>>(StepsJson); }
+            catch (System.Text.Json.JsonException) { errors[$"{field}.steps"] = ["The variant's steps are not valid JSON; edit them through the API."]; }
         return new HttpVariant
         {
+            Steps = steps,
             Name = string.IsNullOrWhiteSpace(Name) ? null : Name.Trim(),
             Url = string.IsNullOrWhiteSpace(Url) ? null : Url.Trim(),
             Method = string.IsNullOrWhiteSpace(Method) ? null : Method.Trim().ToUpperInvariant(),
@@ -138,5 +163,6 @@ public sealed class HttpVariantForm : IVariantRow
         Method = v.Method,
         Headers = v.Headers is null ? null : string.Join("\n", v.Headers.Select(h => $"{h.Key}: {h.Value}")),
         Body = v.Body,
+        StepsJson = v.Steps is null ? null : Core.Json.Serialize(v.Steps),
     };
 }
