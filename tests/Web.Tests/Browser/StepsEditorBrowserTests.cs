@@ -83,6 +83,12 @@ public sealed class StepsEditorBrowserTests(PublishedOutput published)
         Assert.Contains("Left out: GET https://shop.example/static/app.js?v=3: a static asset (a script).", await page.TextContentAsync("#har-result"));
         Assert.False(await page.Locator("[name='Http.Url']").IsVisibleAsync());
         await Browser.ScreenshotAsync(page, "form-journey-har");
+
+        // Removing every card gives the last one's request back to the one request's fields.
+        for (var left = 4; left > 0; left--) await page.Locator(".step-card .remove-step").First.ClickAsync();
+        Assert.True(await page.Locator("[name='Http.Url']").IsVisibleAsync());
+        Assert.Equal("https://shop.example/journey/orders?page=2", await page.InputValueAsync("[name='Http.Url']"));
+        Assert.False(await page.Locator("#data-file").IsVisibleAsync());
         Assert.Empty(browser.Errors);
     }
 }

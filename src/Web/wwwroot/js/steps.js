@@ -91,8 +91,14 @@ if (!window.stepsWired) {
         }
         const remove = event.target.closest?.(".remove-step");
         if (remove) {
-            const journey = journeyOf(remove);
-            remove.closest(".step-card").remove();
+            const journey = journeyOf(remove), card = remove.closest(".step-card");
+            card.remove();
+            // The last card gone, its request goes back into the one request's fields rather than being lost.
+            if (cardsOf(journey).children.length === 0) {
+                const single = remove.ownerDocument.querySelector("#single-request");
+                for (const field of ["Url", "Method", "Headers", "Body"])
+                    single.querySelector(`[name='Http.${field}']`).value = card.querySelector(`[data-field=${field}]`).value;
+            }
             renumber(journey);
         }
     });
