@@ -207,4 +207,21 @@ public sealed partial class JourneyFormTests
         Assert.Equal("http://127.0.0.1:1/a2", edited.GetProperty("steps")[0].GetProperty("url").GetString());
         Assert.Equal(before, edited.GetProperty("variants")[1].GetProperty("steps").GetRawText());
     }
+
+    [Theory]
+    [InlineData("{\"bogus\":1}", "Not fields a step takes: bogus.")]
+    [InlineData("[1]", "The step&#x27;s other fields are not a JSON object.")]
+    public async Task FieldsACardHasNoBoxForMustBeOnesAStepTakes(string more, string message)
+    {
+        await using var app = Dashboard();
+        var client = Client(app);
+        var html = await client.GetStringAsync("/runs/new?kind=http");
+
+        var posted = await client.PostAsync("/runs/new", new FormUrlEncodedContent([.. LoadFields(html), .. ThreeSteps(), new("Http.Steps[1].More", more)]));
+
+        var page = await posted.Content.ReadAsStringAsync();
+        Assert.NotEqual(HttpStatusCode.Redirect, posted.StatusCode);
+        Assert.Contains($"<span class=\"field-error\">{message}</span>", CardHtml(page, 1));
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+    }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using System.Text.Json.Serialization;
 using BenchDashboard.Core.Kinds.Http.Journeys;
 using BenchDashboard.Core.Kinds.Http.Journeys.Har;
@@ -29,6 +30,21 @@ public sealed class HttpStepForm
     /// <summary>The step's <c>thinkTime</c> object as JSON.</summary>
     public string? ThinkTime { get; set; }
 
+    /// <summary>
+    /// The step's other fields, which the card has no box for, as a JSON object kept as stored (hidden): a step
+    /// kind added to the API after these cards is carried through an edit instead of being dropped.
+    /// </summary>
+    public string? More { get; set; }
+
+    static readonly string[] CardFields = ["name", "method", "url", "headers", "body", "extract", "checks", "thinkTime"];
+
+    /// <summary>The names in <see cref="More"/>, for the card's note.</summary>
+    public IEnumerable<string> MoreNames()
+    {
+        try { return JsonNode.Parse(More ?? "") is JsonObject more ? more.Select(p => p.Key).ToList() : []; }
+        catch (JsonException) { return []; }
+    }
+
     /// <summary>Unknown names are errors, as in the API: a typo ("jsn") must not pass as nothing.</summary>
     static readonly JsonSerializerOptions Strict = new(Core.Json.Options) { UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow };
 
@@ -49,7 +65,7 @@ public sealed class HttpStepForm
             if (colon <= 0) errors[at + "headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
             else (headers ??= new(StringComparer.OrdinalIgnoreCase))[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
-        return new HttpStep
+        var step = new HttpStep
         {
             Name = (Name ?? "").Trim(),
             Method = string.IsNullOrWhiteSpace(Method) ? "GET" : Method.Trim().ToUpperInvariant(),
@@ -60,6 +76,25 @@ public sealed class HttpStepForm
             Checks = Read<List<HttpCheck>>(Checks, at + "checks", "a list of checks: [{\"status\": 200}]", errors),
             ThinkTime = Read<HttpThinkTime>(ThinkTime, at + "thinkTime", "{\"ms\": 500}, {\"minMs\": 100, \"maxMs\": 900} or {\"meanMs\": 500}", errors),
         };
+        return string.IsNullOrWhiteSpace(More) ? step : WithMore(step, $"steps[{index}]", errors);
+    }
+
+    HttpStep WithMore(HttpStep step, string at, Dictionary<string, string[]> errors)
+    {
+        try
+        {
+            if (JsonNode.Parse(More!) is not JsonObject more) throw new JsonException("not an object");
+            var whole = JsonSerializer.SerializeToNode(step, Written)!.AsObject();
+            foreach (var (name, value) in more.ToList())
+                if (!CardFields.Contains(name, StringComparer.OrdinalIgnoreCase)) whole[name] = value?.DeepClone();
+            return whole.Deserialize<HttpStep>(Strict) ?? step;
+        }
+        catch (JsonException)
+        {
+            var names = MoreNames().ToList();
+            errors[at] = [names.Count == 0 ? "The step's other fields are not a JSON object." : $"Not fields a step takes: {string.Join(", ", names.Take(5))}."];
+            return step;
+        }
     }
 
     static T? Read<T>(string? json, string field, string expected, Dictionary<string, string[]> errors) where T : class
@@ -87,7 +122,15 @@ public sealed class HttpStepForm
         Extract = step.Extract is null ? null : JsonSerializer.Serialize(step.Extract, Written),
         Checks = step.Checks is null ? null : JsonSerializer.Serialize(step.Checks, Written),
         ThinkTime = step.ThinkTime is null ? null : JsonSerializer.Serialize(step.ThinkTime, Written),
+        More = OtherFields(step),
     };
+
+    static string? OtherFields(HttpStep step)
+    {
+        var whole = JsonSerializer.SerializeToNode(step, Written)!.AsObject();
+        foreach (var name in CardFields) whole.Remove(name);
+        return whole.Count == 0 ? null : whole.ToJsonString(Written);
+    }
 }
 
 /// <summary>A card as <c>_StepCard.cshtml</c> draws it: the step, and its place in the field names ("2", or the template's "__i__").</summary>
