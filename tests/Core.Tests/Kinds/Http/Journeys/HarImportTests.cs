@@ -128,6 +128,17 @@ public sealed class HarImportTests
     }
 
     [Fact]
+    public void ANameCutInsideAnEmojiKeepsNoHalfOfIt()
+    {
+        var segment = new string('s', 59) + "\U0001F600"; // "GET " + 59 + the emoji's two chars: the cut at 64 falls between them
+        var har = Entries($$$"""{"startedDateTime":"2026-11-20T10:00:00Z","request":{"method":"GET","url":"http://a.example/{{{Uri.EscapeDataString(segment)}}}","headers":[]},"response":{"status":200}}""");
+
+        var name = Assert.Single(Convert(har).Journey!.Steps).Name;
+
+        Assert.Equal("GET " + new string('s', 59), name);
+    }
+
+    [Fact]
     public void ABodyLargerThanAStepMaySendIsSkipped()
     {
         var body = new string('x', HttpParametersValidator.MaxBodyLength + 1);

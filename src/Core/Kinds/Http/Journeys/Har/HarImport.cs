@@ -202,5 +202,7 @@ public static class HarImport
         return name;
     }
 
-    static string Cut(string text, int length) => text.Length <= length ? text : text[..length].TrimEnd();
+    /// <summary>At most <paramref name="length"/> characters, never half of a surrogate pair (an emoji in a path).</summary>
+    static string Cut(string text, int length) =>
+        text.Length <= length ? text : text[..(char.IsHighSurrogate(text[length - 1]) ? length - 1 : length)].TrimEnd();
 }
