@@ -88,6 +88,7 @@ public static class DashboardHost
 
         app.MapRazorPages();
         app.MapRunsApi();
+        app.MapJourneysApi();
         app.MapCompareApi();
         app.MapBenchmarksApi();
         app.MapAaChecksApi();

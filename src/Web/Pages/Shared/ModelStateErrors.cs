@@ -2,8 +2,11 @@ using Microsoft.AspNetCore.Mvc.ModelBinding;
 
 namespace BenchDashboard.Web.Pages.Shared;
 
-public static class ModelStateErrors
+public static partial class ModelStateErrors
 {
+    [System.Text.RegularExpressions.GeneratedRegex(@"^steps\[(\d+)\](?:\.([A-Za-z]+))?(.*)$")]
+    private static partial System.Text.RegularExpressions.Regex StepField();
+
     static readonly HashSet<string> ThresholdFields =
         ["maxMedianMs", "maxP95Ms", "maxP99Ms", "maxErrorPercent", "minRequestsPerSecond", "changeMarginPercent", "confirmRuns"];
 
@@ -17,6 +20,15 @@ public static class ModelStateErrors
             if (path.StartsWith("Repeat.", StringComparison.Ordinal))
             {
                 foreach (var message in messages) modelState.AddModelError(path, message);
+                continue;
+            }
+            // A journey's step error goes beside its card's field ("steps[2].url" → Http.Steps[2].Url), one deeper beside
+            // the card's box for it, saying where ("steps[2].extract[0].json" → Http.Steps[2].Extract).
+            if (StepField().Match(path) is { Success: true } step)
+            {
+                var (index, stepField, rest) = (step.Groups[1].Value, step.Groups[2].Value, step.Groups[3].Value);
+                var stepKey = stepField.Length == 0 ? $"{prefix}.Steps[{index}]" : $"{prefix}.Steps[{index}].{char.ToUpperInvariant(stepField[0])}{stepField[1..]}";
+                foreach (var message in messages) modelState.AddModelError(stepKey, (rest.Length > 0 ? $"{stepField}{rest}: " : "") + message);
                 continue;
             }
             // An error inside a field ("stages[2].rate") goes beside the field, saying where.

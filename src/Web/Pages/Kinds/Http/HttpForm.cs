@@ -15,8 +15,11 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
     public string? Headers { get; set; }
     public string? Body { get; set; }
 
-    /// <summary>A stored journey's steps as JSON, kept through an edit (the form has no steps editor yet); null for one request.</summary>
-    public string? StepsJson { get; set; }
+    /// <summary>A journey's step cards; none for one request (the fields above). The first card replaces those fields.</summary>
+    public List<HttpStepForm> Steps { get; set; } = [];
+
+    /// <summary>A data file read in the browser, sent as the API's <c>data</c>.</summary>
+    public HttpDataFileForm Data { get; set; } = new();
 
     public bool KeepAlive { get; set; } = true;
     public int WarmupRequests { get; set; }
@@ -35,10 +38,8 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
             if (colon <= 0) errors["headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
-        List<HttpStep>? steps = null;
-        if (!string.IsNullOrWhiteSpace(StepsJson))
-            try { steps = Core.Json.Deserialize<List<HttpStep>>(StepsJson); }
-            catch (System.Text.Json.JsonException) { errors["steps"] = ["The steps are not valid JSON; edit them through the API."]; }
+        List<HttpStep>? steps = Steps.Count == 0 ? null : Steps.Select((card, i) => card.ToStep(i, errors)).ToList();
+        Data.Refuse(errors);
         return WithLoad(new HttpParameters
         {
             Steps = steps,
@@ -75,7 +76,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
 
     public override void Load(HttpParameters p)
     {
-        StepsJson = p.Steps is null ? null : System.Text.Json.JsonSerializer.Serialize(p.Steps, new System.Text.Json.JsonSerializerOptions(Core.Json.Options) { WriteIndented = true });
+        Steps = p.Steps?.Select(HttpStepForm.From).ToList() ?? [];
         Url = p.Url;
         Method = p.Method;
         Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));
@@ -104,8 +105,28 @@ public sealed class HttpVariantForm : IVariantRow
     public string? Headers { get; set; }
     public string? Body { get; set; }
 
+    /// <summary>
+    /// The steps this variant replaces the journey's with, as JSON: the rows have no cards, so a stored variant's
+    /// steps are kept through an edit as they are (written through the API).
+    /// </summary>
+    public string? StepsJson { get; set; }
+
     public bool IsEmpty => string.IsNullOrWhiteSpace(Name) && string.IsNullOrWhiteSpace(Url) && string.IsNullOrWhiteSpace(Method)
-        && string.IsNullOrWhiteSpace(Headers) && string.IsNullOrEmpty(Body);
+        && string.IsNullOrWhiteSpace(Headers) && string.IsNullOrEmpty(Body) && string.IsNullOrWhiteSpace(StepsJson);
+
+    /// <summary>How many steps <see cref="StepsJson"/> holds, for the row's note (0 when it is not a list: its error says why).</summary>
+    public int StepCount()
+    {
+        try
+        {
+            using var document = System.Text.Json.JsonDocument.Parse(StepsJson ?? "");
+            return document.RootElement.ValueKind == System.Text.Json.JsonValueKind.Array ? document.RootElement.GetArrayLength() : 0;
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            return 0;
+        }
+    }
 
     public HttpVariant ToVariant(Dictionary<string, string[]> errors, string field)
     {
@@ -120,8 +141,13 @@ public sealed class HttpVariantForm : IVariantRow
                 else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
             }
         }
+        List<HttpStep>? steps = null;
+        if (!string.IsNullOrWhiteSpace(StepsJson))
+            try { steps = Core.Json.Deserialize<List<HttpStep>>(StepsJson); }
+            catch (System.Text.Json.JsonException) { errors[$"{field}.steps"] = ["The variant's steps are not valid JSON; edit them through the API."]; }
         return new HttpVariant
         {
+            Steps = steps,
             Name = string.IsNullOrWhiteSpace(Name) ? null : Name.Trim(),
             Url = string.IsNullOrWhiteSpace(Url) ? null : Url.Trim(),
             Method = string.IsNullOrWhiteSpace(Method) ? null : Method.Trim().ToUpperInvariant(),
@@ -137,5 +163,6 @@ public sealed class HttpVariantForm : IVariantRow
         Method = v.Method,
         Headers = v.Headers is null ? null : string.Join("\n", v.Headers.Select(h => $"{h.Key}: {h.Value}")),
         Body = v.Body,
+        StepsJson = v.Steps is null ? null : Core.Json.Serialize(v.Steps),
     };
 }
