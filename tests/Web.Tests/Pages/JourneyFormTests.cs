@@ -119,19 +119,58 @@ public sealed partial class JourneyFormTests
     }
 
     [Fact]
-    public async Task ADataFileIsRefusedByNameUntilTheDashboardRunsThem()
+    public async Task ADataFileChosenOnTheFormIsQueuedWithTheJourneyAndABadOneComesBackBesideItsField()
     {
         await using var app = Dashboard();
         var client = Client(app);
         var html = await client.GetStringAsync("/runs/new?kind=http");
+        static KeyValuePair<string, string>[] File(string content) =>
+            [new("Http.Data.Name", "users.csv"), new("Http.Data.Format", "csv"), new("Http.Data.Mode", "once"), new("Http.Data.Content", content)];
 
-        var posted = await client.PostAsync("/runs/new", new FormUrlEncodedContent(
-            [.. LoadFields(html), .. ThreeSteps(), new("Http.Data.Name", "users.csv"), new("Http.Data.Format", "csv"), new("Http.Data.Mode", "once"), new("Http.Data.Content", "user\na\nb\n")]));
-
-        var page = WebUtility.HtmlDecode(await posted.Content.ReadAsStringAsync());
-        Assert.NotEqual(HttpStatusCode.Redirect, posted.StatusCode); // the form again, nothing queued
-        Assert.Matches("data-valmsg-for=\"Http.Data\"[^>]*>This dashboard does not run data files yet", page);
+        var bad = await client.PostAsync("/runs/new", new FormUrlEncodedContent([.. LoadFields(html), .. ThreeSteps(), .. File("user,password\nann\n")]));
+        var page = WebUtility.HtmlDecode(await bad.Content.ReadAsStringAsync());
+        Assert.NotEqual(HttpStatusCode.Redirect, bad.StatusCode); // the form again, nothing queued
+        Assert.Matches("data-valmsg-for=\"Http.Data\"[^>]*>data.content: line 2", page);
         Assert.Contains("<option value=\"once\" selected=\"selected\">", page); // what was chosen comes back
+        Assert.Equal(0, (await client.GetFromJsonAsync<JsonElement>("/api/runs")).GetArrayLength());
+
+        var posted = await client.PostAsync("/runs/new", new FormUrlEncodedContent([.. LoadFields(html), .. ThreeSteps(), .. File("user\nann\nbob\n")]));
+        Assert.True(posted.StatusCode == HttpStatusCode.Redirect, await posted.Content.ReadAsStringAsync());
+        var id = Regex.Match(posted.Headers.Location!.ToString(), "/runs/(\\d+)").Groups[1].Value;
+        var data = (await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}")).GetProperty("parameters").GetProperty("data");
+        Assert.Equal("users.csv", data.GetProperty("name").GetString());
+        Assert.Equal("once", data.GetProperty("mode").GetString());
+        Assert.Equal("user\nann\nbob\n", data.GetProperty("content").GetString()); // the administrator's API keeps it whole
+    }
+
+    [Fact]
+    public async Task AStoredJourneysDataFileIsKeptThroughAnEditOfItsSteps()
+    {
+        await using var app = Dashboard();
+        var client = Client(app);
+        const string definition = """
+            {"name":"with rows","kind":"http","parameters":{"requests":5,"steps":[{"name":"signin","method":"POST","url":"http://127.0.0.1:1/signin","body":"{\"user\":\"{{user}}\"}"}],
+             "data":{"name":"users.jsonl","format":"jsonl","mode":"random","content":"{\"user\":\"ann\"}\n{\"user\":\"bob\"}\n"}}}
+            """;
+        var created = await client.PostAsync("/api/benchmarks", new StringContent(definition, Encoding.UTF8, "application/json"));
+        Assert.True(created.StatusCode == HttpStatusCode.Created, await created.Content.ReadAsStringAsync());
+        var id = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt32();
+        var before = (await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}")).GetProperty("parameters").GetProperty("data").GetRawText();
+
+        var edit = WebUtility.HtmlDecode(await client.GetStringAsync($"/benchmarks/edit/{id}"));
+        Assert.Contains("<span id=\"data-file-chosen\" class=\"muted\">users.jsonl</span>", edit);
+        var content = Regex.Match(edit, "<textarea[^>]*name=\"Http.Data.Content\"[^>]*>\\s*([^<]*)</textarea>").Groups[1].Value;
+        var posted = await client.PostAsync($"/benchmarks/edit/{id}", new FormUrlEncodedContent(
+        [
+            .. LoadFields(edit), .. Card(0, "signin", "POST", "http://127.0.0.1:1/signin2", body: "{\"user\":\"{{user}}\"}"),
+            new("Http.Data.Name", "users.jsonl"), new("Http.Data.Format", "jsonl"), new("Http.Data.Mode", "random"), new("Http.Data.Content", content),
+            new("Name", "with rows"), new("Enabled", "true"),
+        ]));
+        Assert.True(posted.StatusCode == HttpStatusCode.Redirect, string.Join("\n", Regex.Matches(await posted.Content.ReadAsStringAsync(), "field-error[^>]*>[^<]+").Select(m => m.Value)));
+
+        var edited = (await client.GetFromJsonAsync<JsonElement>($"/api/benchmarks/{id}")).GetProperty("parameters");
+        Assert.Equal("http://127.0.0.1:1/signin2", edited.GetProperty("steps")[0].GetProperty("url").GetString());
+        Assert.Equal(before, edited.GetProperty("data").GetRawText());
     }
 
     [Fact]

@@ -20,6 +20,15 @@ if (!window.stepsWired) {
         const form = journey.closest("form");
         form.querySelector("#single-request").hidden = cards.length > 0;
         journey.querySelector("#data-file").hidden = cards.length === 0;
+        // One request takes no data file: a file left behind hidden would be refused where nobody sees why.
+        if (cards.length === 0) clearDataFile(journey.querySelector("#data-file"));
+    };
+
+    const clearDataFile = box => {
+        box.querySelector("[name='Http.Data.Name']").value = "";
+        box.querySelector("[name='Http.Data.Content']").value = "";
+        box.querySelector("#data-file-chosen").textContent = "";
+        box.querySelector("#data-file-remove").hidden = true;
     };
 
     const secretNames = journey => new Set((journey.dataset.secretHeaders || "").split(",").filter(n => n));
@@ -81,6 +90,10 @@ if (!window.stepsWired) {
     };
 
     document.addEventListener("click", event => {
+        if (event.target.id === "data-file-remove") {
+            clearDataFile(event.target.closest("#data-file"));
+            return;
+        }
         const add = event.target.closest?.("#add-step");
         if (add) {
             const journey = journeyOf(add), form = add.closest("form");
@@ -157,6 +170,7 @@ if (!window.stepsWired) {
             if (/\.(jsonl|ndjson)$/i.test(file.name)) box.querySelector("[name='Http.Data.Format']").value = "jsonl";
             if (/\.csv$/i.test(file.name)) box.querySelector("[name='Http.Data.Format']").value = "csv";
             box.querySelector("#data-file-chosen").textContent = `${file.name} (${file.size.toLocaleString()} bytes)`;
+            box.querySelector("#data-file-remove").hidden = false;
         }
     });
 }

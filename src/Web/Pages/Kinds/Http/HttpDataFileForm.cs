@@ -1,3 +1,5 @@
+using BenchDashboard.Core.Kinds.Http.Journeys;
+
 namespace BenchDashboard.Web.Pages.Kinds.Http;
 
 /// <summary>
@@ -17,12 +19,14 @@ public sealed class HttpDataFileForm
 
     public bool IsEmpty => string.IsNullOrEmpty(Content);
 
+    /// <summary>The API's data file, or null when none was chosen (its checks are the API's, keyed <c>data.*</c>).</summary>
+    public HttpDataFile? ToDataFile() =>
+        IsEmpty ? null : new HttpDataFile { Name = (Name ?? "").Trim(), Format = Format.Trim(), Mode = Mode.Trim(), Content = Content! };
+
     /// <summary>
-    /// HttpParameters has no data file yet (it comes with the data files' own change): until then a file chosen
-    /// is refused by name, never dropped without a word. That change puts the file into the parameters here.
+    /// A stored file back into the form, content and all: only the benchmark's edit page loads one, and only the
+    /// administrator may open it (the API gives them the content too), so saving keeps the file.
     /// </summary>
-    public void Refuse(Dictionary<string, string[]> errors)
-    {
-        if (!IsEmpty) errors["data"] = ["This dashboard does not run data files yet: remove the file, or use {{variables}} from earlier steps."];
-    }
+    public static HttpDataFileForm From(HttpDataFile? data) =>
+        data is null ? new() : new() { Name = data.Name, Format = data.Format, Mode = data.Mode, Content = data.Content };
 }

@@ -39,10 +39,10 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
         List<HttpStep>? steps = Steps.Count == 0 ? null : Steps.Select((card, i) => card.ToStep(i, errors)).ToList();
-        Data.Refuse(errors);
         return WithLoad(new HttpParameters
         {
             Steps = steps,
+            Data = Data.ToDataFile(),
             Url = (Url ?? "").Trim(),
             Method = Method.Trim().ToUpperInvariant(),
             Headers = headers,
@@ -77,6 +77,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
     public override void Load(HttpParameters p)
     {
         Steps = p.Steps?.Select(HttpStepForm.From).ToList() ?? [];
+        Data = HttpDataFileForm.From(p.Data);
         Url = p.Url;
         Method = p.Method;
         Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));
