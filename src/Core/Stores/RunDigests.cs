@@ -61,7 +61,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     /// </summary>
     async Task<(IReadOnlyDictionary<LatencyBasis, RunDigest> Digests, List<StoredLatencies> Sorted)> BuildCoreAsync(Run run, bool store, CancellationToken ct)
     {
-        var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
+        var samples = await RunSamples.ListAsync(db, run.Id, ct);
         LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
         var digests = new Dictionary<LatencyBasis, RunDigest>();
         var rows = new List<StoredLatencies>();
@@ -106,7 +106,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     {
         if (!run.Status.IsFinal())
         {
-            var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
+            var samples = await RunSamples.ListAsync(db, run.Id, ct);
             return basis.Apply(samples).Where(s => !s.IsWarmup && !s.Error.IsTransportError() && (series.Length == 0 || s.Series == series))
                 .Select(s => s.LatencyNs).Order().ToArray();
         }

@@ -11,7 +11,8 @@ namespace BenchDashboard.Core.Data.Moving;
 /// The model's tables as a history move sees them, read from the EF model so that a table added later moves too:
 /// <see cref="Shared"/> tables (benchmarks, A/A checks: not one run's) in an order that puts every principal before
 /// its dependents, and <see cref="PerRun"/> tables (digests, latencies, webhook deliveries: a foreign key to a run),
-/// moved in the run's transaction. Samples are per run but go by COPY, so they are apart.
+/// moved in the run's transaction: sample blocks among them. Samples still in rows (a history not converted to blocks)
+/// are per run but go by COPY, so they are apart.
 /// </summary>
 public sealed class HistoryTables
 {
