@@ -29,21 +29,31 @@ public static class RunSamples
     }
 
     /// <summary>How many samples the run has stored, in either store.</summary>
+    /// <remarks>One statement, so a run converted meanwhile (<see cref="SampleRowsUpgrade"/>) is counted once.</remarks>
     public static async Task<int> CountAsync(BenchDbContext db, long runId, CancellationToken ct = default) =>
-        await db.SampleBlocks.Where(b => b.RunId == runId).SumAsync(b => b.Count, ct) + await db.Samples.CountAsync(s => s.RunId == runId, ct);
+        await db.Runs.Where(r => r.Id == runId)
+            .Select(r => db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count) + db.Samples.Count(s => s.RunId == r.Id))
+            .FirstOrDefaultAsync(ct);
 
+    /// <remarks>Rows first: a run converted between the two queries is then found in its blocks.</remarks>
     public static async Task<bool> HasSeriesAsync(BenchDbContext db, long runId, string series, CancellationToken ct = default) =>
-        await db.SampleBlocks.AnyAsync(b => b.RunId == runId && b.Series == series, ct) || await db.Samples.AnyAsync(s => s.RunId == runId && s.Series == series, ct);
+        await db.Samples.AnyAsync(s => s.RunId == runId && s.Series == series, ct) || await db.SampleBlocks.AnyAsync(b => b.RunId == runId && b.Series == series, ct);
 
     static async IAsyncEnumerable<Sample> MergeAsync(IQueryable<SampleBlock> blocks, IQueryable<Sample> rows, [EnumeratorCancellation] CancellationToken ct)
     {
         // The blocks first, whole: PostgreSQL reads one result at a time on a connection, and the rows stream after.
-        var merge = new BlockMerge(await blocks.AsNoTracking().OrderBy(b => b.FirstIndex).ToListAsync(ct));
+        var packedBlocks = await blocks.AsNoTracking().OrderBy(b => b.FirstIndex).ToListAsync(ct);
+        var merge = new BlockMerge(packedBlocks);
+        var anyRow = false;
         await foreach (var row in rows.AsNoTracking().OrderBy(s => s.Index).AsAsyncEnumerable().WithCancellation(ct))
         {
+            anyRow = true;
             while (merge.TryTake(row.Index, out var packed)) yield return packed;
             yield return row;
         }
+        // Neither blocks nor rows: the run may have been converted between the two queries (a run's samples are rows
+        // or blocks, never both but for that instant), so its blocks are looked for again.
+        if (!anyRow && packedBlocks.Count == 0) merge = new BlockMerge(await blocks.AsNoTracking().OrderBy(b => b.FirstIndex).ToListAsync(ct));
         while (merge.TryTake(long.MaxValue, out var packed)) yield return packed;
     }
 

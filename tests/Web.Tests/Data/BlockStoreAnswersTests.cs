@@ -24,7 +24,8 @@ public sealed class BlockStoreAnswersTests
     /// <summary>A dashboard (its runner idle, so that pages say the same about it) holding the runs and their samples.</summary>
     static async Task<DashboardFactory> StoreAsync(List<(Run Run, List<Sample> Samples)> runs, bool asRows)
     {
-        var app = new DashboardFactory();
+        // The rows stay rows: not converted to blocks in the background.
+        var app = new DashboardFactory(new() { ["Database:ConvertSampleRows"] = "false" });
         using var scope = app.Services.CreateScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
         await db.Database.MigrateAsync();
