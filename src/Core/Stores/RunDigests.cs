@@ -28,6 +28,8 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     {
         if (!run.Status.IsFinal()) return RunDigest.Build([], basis, (_, _) => null).Digest;
         if (await LoadAsync(run.Id, basis, ct) is { } stored) return stored;
+        // Samples dropped (Runs:KeepSamplesDays): the digest it kept is all there is, whatever its version.
+        if (run.SamplesDroppedUtcMs is not null && await LoadAsync(run.Id, basis, ct, anyVersion: true) is { } kept) return kept;
         await Building.WaitAsync(ct);
         try
         {
@@ -129,9 +131,9 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
         return row is null ? [] : new SortedLatencies(row.Data);
     }
 
-    async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct)
+    async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct, bool anyVersion = false)
     {
-        var rows = await db.Digests.AsNoTracking().Where(d => d.RunId == runId && d.Version == RunDigest.CurrentVersion).ToListAsync(ct);
+        var rows = await db.Digests.AsNoTracking().Where(d => d.RunId == runId && (anyVersion || d.Version == RunDigest.CurrentVersion)).ToListAsync(ct);
         var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
         return row is null ? null : Json.Deserialize<RunDigest>(row.Json);
     }

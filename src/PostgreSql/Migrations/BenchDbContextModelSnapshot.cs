@@ -325,6 +325,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("character varying(200)");
 
+                    b.Property<long?>("SamplesDroppedUtcMs")
+                        .HasColumnType("bigint");
+
                     b.Property<long?>("StartedUtcMs")
                         .HasColumnType("bigint");
 

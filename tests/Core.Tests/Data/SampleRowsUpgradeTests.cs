@@ -99,6 +99,31 @@ public sealed class SampleRowsUpgradeTests
         await AssertEveryRunReadsAsAsync(db, rows);
     }
 
+    /// <summary>
+    /// A run inserted with the columns the schema before blocks has: this build's model has columns added since
+    /// (<see cref="Run.SamplesDroppedUtcMs"/>), so EF's own insert would name a column the table lacks.
+    /// </summary>
+    static async Task InsertAsBeforeAsync(BenchDbContext db, Run run)
+    {
+        var type = db.Model.FindEntityType(typeof(Run))!;
+        var table = Microsoft.EntityFrameworkCore.Metadata.StoreObjectIdentifier.Table(type.GetTableName()!, type.GetSchema());
+        var properties = type.GetProperties().Where(p => p.Name != nameof(Run.SamplesDroppedUtcMs)).ToList();
+        await using var command = db.Database.GetDbConnection().CreateCommand();
+        command.CommandText = $"INSERT INTO \"Runs\" ({string.Join(", ", properties.Select(p => $"\"{p.GetColumnName(table)}\""))}) VALUES ({string.Join(", ", properties.Select((_, i) => $"@p{i}"))})";
+        for (var i = 0; i < properties.Count; i++)
+        {
+            var value = properties[i].GetGetter().GetClrValue(run);
+            if (value is not null && properties[i].GetTypeMapping().Converter is { } converter) value = converter.ConvertToProvider(value);
+            var parameter = command.CreateParameter();
+            parameter.ParameterName = $"@p{i}";
+            parameter.Value = value ?? DBNull.Value;
+            command.Parameters.Add(parameter);
+        }
+        await db.Database.OpenConnectionAsync();
+        await command.ExecuteNonQueryAsync();
+        await db.Database.CloseConnectionAsync();
+    }
+
     [Theory, MemberData(nameof(Providers))]
     public async Task ADatabaseOfTheBuildBeforeBlocksConvertsItsEndedRunsAndStillReadsTheOneThatRan(string provider)
     {
@@ -110,10 +135,9 @@ public sealed class SampleRowsUpgradeTests
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
             var before = db.Database.GetMigrations().TakeWhile(m => !m.EndsWith("_SampleBlocks", StringComparison.Ordinal)).Last();
             await db.GetService<IMigrator>().MigrateAsync(before);
-            var ended = new Run { Kind = "cache", ParametersJson = "{}", QueuedUtcMs = 1, Status = RunStatus.Completed, EndedUtcMs = 2 };
-            var running = new Run { Kind = "http", ParametersJson = "{}", QueuedUtcMs = 3, Status = RunStatus.Running };
-            db.Runs.AddRange(ended, running);
-            await db.SaveChangesAsync();
+            var ended = new Run { Id = 1, Kind = "cache", ParametersJson = "{}", QueuedUtcMs = 1, Status = RunStatus.Completed, EndedUtcMs = 2 };
+            var running = new Run { Id = 2, Kind = "http", ParametersJson = "{}", QueuedUtcMs = 3, Status = RunStatus.Running };
+            foreach (var run in new[] { ended, running }) await InsertAsBeforeAsync(db, run);
             var samples = Enumerable.Range(0, 9_000).Select(i => new Sample
             {
                 RunId = ended.Id, Index = i, Series = i % 3 == 0 ? "write" : "read-hit", OffsetNs = i * 1_000L, LatencyNs = 50_000 + i % 97,

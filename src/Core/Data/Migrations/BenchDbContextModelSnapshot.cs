@@ -309,6 +309,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("TEXT");
 
+                    b.Property<long?>("SamplesDroppedUtcMs")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long?>("StartedUtcMs")
                         .HasColumnType("INTEGER");
 
