@@ -9,7 +9,7 @@ namespace BenchDashboard.Core.Runs.Packing;
 /// </summary>
 static class PackedColumns
 {
-    const byte Values = 0, Deltas = 1, ValueRuns = 2, DeltaRuns = 3;
+    const byte Values = 0, Deltas = 1, ValueRuns = 2, DeltaRuns = 3, PackedValues = 4, PackedDeltas = 5;
     const byte NonePresent = 0, AllPresent = 1, SomePresent = 2;
 
     public static void WriteIntegers(PackWriter writer, ReadOnlySpan<long> values)
@@ -17,11 +17,19 @@ static class PackedColumns
         long valueBytes = 0, deltaBytes = 0, valueRunBytes = 0, deltaRunBytes = 0;
         long previous = 0, runValue = 0, runDelta = 0;
         long valueRun = 0, deltaRun = 0;
+        long minValue = long.MaxValue, maxValue = long.MinValue, minDelta = long.MaxValue, maxDelta = long.MinValue;
         for (var i = 0; i < values.Length; i++)
         {
             var value = values[i];
             var delta = unchecked(value - previous);
             previous = value;
+            minValue = Math.Min(minValue, value);
+            maxValue = Math.Max(maxValue, value);
+            if (i > 0)
+            {
+                minDelta = Math.Min(minDelta, delta);
+                maxDelta = Math.Max(maxDelta, delta);
+            }
             valueBytes += Varints.Size(Varints.ZigZag(value));
             deltaBytes += Varints.Size(Varints.ZigZag(delta));
             if (valueRun > 0 && value == runValue) valueRun++;
@@ -46,10 +54,37 @@ static class PackedColumns
         if (deltaBytes < length) (form, length) = (Deltas, deltaBytes);
         if (valueRunBytes < length) (form, length) = (ValueRuns, valueRunBytes);
         if (deltaRunBytes < length) (form, length) = (DeltaRuns, deltaRunBytes);
+        // Bit-packed: the smallest value (for deltas: the first value, then the smallest delta) and a width, then
+        // each value's distance from the smallest in that many bits; what noisy latencies come closest to in.
+        var width = values.Length == 0 ? 0 : Width(unchecked((ulong)(maxValue - minValue)));
+        var packedValueBytes = values.Length == 0 ? long.MaxValue : Varints.Size(Varints.ZigZag(minValue)) + 1 + BitBytes(values.Length, width);
+        var deltaWidth = values.Length < 2 ? 0 : Width(unchecked((ulong)(maxDelta - minDelta)));
+        var packedDeltaBytes = values.Length < 2 ? long.MaxValue
+            : Varints.Size(Varints.ZigZag(values[0])) + Varints.Size(Varints.ZigZag(minDelta)) + 1 + BitBytes(values.Length - 1, deltaWidth);
+        if (packedValueBytes < length) (form, length) = (PackedValues, packedValueBytes);
+        if (packedDeltaBytes < length) (form, length) = (PackedDeltas, packedDeltaBytes);
 
         writer.Byte(form);
         writer.Unsigned((ulong)length);
         var start = writer.Length;
+        if (form is PackedValues or PackedDeltas)
+        {
+            if (form == PackedValues)
+            {
+                writer.Signed(minValue);
+                writer.Byte((byte)width);
+                WriteBits(writer, values, 0, minValue, width, deltas: false);
+            }
+            else
+            {
+                writer.Signed(values[0]);
+                writer.Signed(minDelta);
+                writer.Byte((byte)deltaWidth);
+                WriteBits(writer, values, 1, minDelta, deltaWidth, deltas: true);
+            }
+            if (writer.Length - start != length) throw new InvalidOperationException("A packed column's size was counted wrong.");
+            return;
+        }
         var deltas = form is Deltas or DeltaRuns;
         var runs = form is ValueRuns or DeltaRuns;
         previous = 0;
@@ -74,11 +109,39 @@ static class PackedColumns
     public static void ReadIntegers(ref PackReader reader, Span<long> into)
     {
         var form = reader.Byte();
-        if (form > DeltaRuns) throw PackReader.Corrupt($"a column has an unknown form {form}");
+        if (form > PackedDeltas) throw PackReader.Corrupt($"a column has an unknown form {form}");
         var column = new PackReader(reader.Bytes(reader.Length()));
         var deltas = form is Deltas or DeltaRuns;
         long previous = 0;
-        if (form is Values or Deltas)
+        if (form is PackedValues or PackedDeltas)
+        {
+            if (into.Length == 0 || (form == PackedDeltas && into.Length < 2)) throw PackReader.Corrupt("a bit-packed column has too few values");
+            var first = form == PackedDeltas ? 1 : 0;
+            if (first == 1) into[0] = column.Signed();
+            var min = column.Signed();
+            var width = column.Byte();
+            if (width > 64) throw PackReader.Corrupt($"a bit-packed column is {width} bits wide");
+            var bits = column.Bytes(BitBytes(into.Length - first, width));
+            ulong buffer = 0;
+            int held = 0, at = 0;
+            for (var i = first; i < into.Length; i++)
+            {
+                ulong item = 0;
+                for (var got = 0; got < width;)
+                {
+                    if (held == 0) { buffer = bits[at++]; held = 8; }
+                    var take = Math.Min(width - got, held);
+                    item |= (buffer & ((1UL << take) - 1)) << got;
+                    buffer >>= take;
+                    held -= take;
+                    got += take;
+                }
+                var value = unchecked(min + (long)item);
+                into[i] = first == 1 ? unchecked(into[i - 1] + value) : value;
+            }
+            if (held > 0 && buffer != 0) throw PackReader.Corrupt("a bit-packed column has bits past its values");
+        }
+        else if (form is Values or Deltas)
         {
             for (var i = 0; i < into.Length; i++)
             {
@@ -171,6 +234,30 @@ static class PackedColumns
                 if (count == 0 || count == n) throw PackReader.Corrupt("a presence map says some where it is none or all");
                 return (count, false);
             case var other: throw PackReader.Corrupt($"a presence map has an unknown form {other}");
+        }
+    }
+
+    static int Width(ulong range) => 64 - System.Numerics.BitOperations.LeadingZeroCount(range);
+
+    static int BitBytes(int count, int width) => (int)(((long)count * width + 7) / 8);
+
+    /// <summary>Each value (or delta, from <paramref name="from"/> on) less <paramref name="min"/>, in <paramref name="width"/> bits, low bits first.</summary>
+    static void WriteBits(PackWriter writer, ReadOnlySpan<long> values, int from, long min, int width, bool deltas)
+    {
+        var bytes = writer.Zeroed(BitBytes(values.Length - from, width));
+        long bit = 0;
+        for (var i = from; i < values.Length; i++)
+        {
+            var item = unchecked((ulong)((deltas ? values[i] - values[i - 1] : values[i]) - min));
+            for (var put = 0; put < width;)
+            {
+                var at = (int)(bit >> 3);
+                var offset = (int)(bit & 7);
+                var take = Math.Min(width - put, 8 - offset);
+                bytes[at] |= (byte)(((item >> put) & ((1UL << take) - 1)) << offset);
+                put += take;
+                bit += take;
+            }
         }
     }
 
