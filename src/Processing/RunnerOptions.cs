@@ -24,6 +24,19 @@ public sealed class RunnerOptions
     public string? AgentName { get; set; }
 
     /// <summary>
+    /// Agent mode: this agent's own public base address, which the dashboard lists so a run "from outside" can measure it
+    /// (one interleaved variant per configuration); default <c>https://$WEBSITE_HOSTNAME</c> on App Service, else none.
+    /// </summary>
+    public string? PublicUrl { get; set; }
+
+    /// <summary>
+    /// Agent mode: this process's own site, which a run's <c>{{self}}</c> URLs stand for (<c>SelfUrl</c> in Core).
+    /// A configuration process (the web host with <see cref="Mode"/> agent) defaults it to <c>http://127.0.0.1:PORT</c>
+    /// or its first ASPNETCORE_URLS address on 127.0.0.1; an agent without a site of its own has none, and refuses such runs.
+    /// </summary>
+    public string? SelfUrl { get; set; }
+
+    /// <summary>
     /// Web only: where the dashboard's runner lives. <c>child</c> (the default): a process of its own that the
     /// dashboard starts, restarts and stops (<c>ChildRunner</c>); <c>inProcess</c>: inside the
     /// dashboard (tests); <c>none</c>: no runner here (run src/Runner yourself, or several on one database).

@@ -23,6 +23,21 @@ public static class RunnerServices
         return services;
     }
 
+    /// <summary>
+    /// A runner agent (Runner:Mode=agent): its link to the dashboard and every kind with its executor, no storage.
+    /// The agent takes shards of the kinds whose load divides (IBenchmarkKind.SpreadsOverAgents). The runner on its
+    /// own and a configuration process (the web host as an agent) both take it.
+    /// </summary>
+    public static IServiceCollection AddBenchAgent(this IServiceCollection services)
+    {
+        services.AddRunnerOptions();
+        services.AddBenchmarkKinds();
+        services.AddKindExecutors();
+        services.AddSingleton<Agents.AgentLink>();
+        services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
+        return services;
+    }
+
     /// <summary>Every kind's executor in this assembly, as EF finds entity configurations: a kind's folder needs no line here.</summary>
     public static IServiceCollection AddKindExecutors(this IServiceCollection services)
     {

@@ -14,7 +14,8 @@ if (args.FirstOrDefault() == MoveHistoryCommand.Verb)
     return;
 }
 
-// The dashboard.
+// The dashboard; or, with Runner__Mode=agent, one App Service configuration under test: its /target/* site and its
+// agent in one process, no database (ConfigurationHost, docs/agents.md).
 await DashboardHost.RunAsync(args);
 
 /// <summary>Visible to WebApplicationFactory in the tests.</summary>

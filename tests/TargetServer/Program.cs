@@ -76,6 +76,8 @@ static class Program
             return WriteAsync(http, 16);
         });
 
+        MapJourney(app);
+
         await app.StartAsync();
         Console.WriteLine($"listening {app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()}");
         // Also on SIGTERM (a script's cleanup), which stops the host but would leave this waiting for input.
@@ -83,6 +85,50 @@ static class Program
         await Task.WhenAny(Console.In.ReadToEndAsync(), stopping);
         await app.StopAsync();
     }
+
+    // A user's journey for the journey (steps) tests: sign in → token → list → detail. Each answers in ms=D ms
+    // (default 0). /journey/signin takes {"user","password"} (password "secret"): 200 {"token","next"} and an
+    // X-Session header, else 401; /journey/orders and /journey/orders/{id} want "Authorization: Bearer <token>"
+    // (401 without); /journey/served says how many journey requests reached the server (a refused one must not).
+    static void MapJourney(WebApplication app)
+    {
+        long served = 0;
+        var users = new System.Collections.Concurrent.ConcurrentDictionary<string, string>();
+        async Task<bool> ServeAsync(HttpContext http, int ms)
+        {
+            Interlocked.Increment(ref served);
+            if (ms > 0) await DelayAsync(Stopwatch.GetTimestamp(), TimeSpan.FromMilliseconds(ms), precise: true);
+            return true;
+        }
+        string? UserOf(HttpContext http) =>
+            http.Request.Headers.Authorization.ToString() is var auth && auth.StartsWith("Bearer ", StringComparison.Ordinal)
+                && users.TryGetValue(auth["Bearer ".Length..], out var user) ? user : null;
+        app.MapPost("/journey/signin", async (HttpContext http, SignIn body, int ms = 0, string? next = null) =>
+        {
+            await ServeAsync(http, ms);
+            if (body.Password != "secret") return Results.Unauthorized();
+            var token = Guid.NewGuid().ToString("N");
+            users[token] = body.User ?? "";
+            http.Response.Headers["X-Session"] = "s-" + new string((body.User ?? "").Where(c => !char.IsControl(c)).ToArray());
+            return Results.Json(new { token, next = next ?? "/journey/orders" });
+        });
+        app.MapGet("/journey/orders", async (HttpContext http, int ms = 0) =>
+        {
+            await ServeAsync(http, ms);
+            return UserOf(http) is { } user
+                ? Results.Json(new { user, items = new[] { new { id = 17, total = 12.5 }, new { id = 23, total = 40.0 } } })
+                : Results.Unauthorized();
+        });
+        app.MapGet("/journey/orders/{id:int}", async (HttpContext http, int id, int ms = 0) =>
+        {
+            await ServeAsync(http, ms);
+            return UserOf(http) is null ? Results.Unauthorized()
+                : id is 17 or 23 ? Results.Json(new { id, status = "shipped" }) : Results.NotFound();
+        });
+        app.MapGet("/journey/served", () => Interlocked.Read(ref served).ToString(System.Globalization.CultureInfo.InvariantCulture));
+    }
+
+    sealed record SignIn(string? User, string? Password);
 
     // Task.Delay alone overshoots by a timer tick or more, and spinning for milliseconds would take one of the
     // machine's two cores from the client being measured; so: Task.Delay to 3 ms before, 1 ms kernel sleeps

@@ -41,7 +41,7 @@ public static class AgentProtocol
 /// <summary>The frame types (<see cref="AgentFrame.Type"/>).</summary>
 public static class AgentFrameTypes
 {
-    /// <summary>Agent → dashboard, first: its machine and version.</summary>
+    /// <summary>Agent → dashboard, first: its machine, version and environment (<see cref="AgentFrame.EnvironmentJson"/>).</summary>
     public const string Hello = "hello";
 
     /// <summary>Dashboard → agent, the answer to hello: the lease and heartbeat it keeps, and the agent's epoch (a newer connection of the same name has a higher one).</summary>
@@ -90,6 +90,9 @@ public sealed record AgentFrame
     public required string Type { get; init; }
     public string? Machine { get; init; }
     public int? Version { get; init; }
+
+    /// <summary>With a <see cref="AgentFrameTypes.Hello"/>: the agent's own public base address (<see cref="AgentBaseUrl"/>), when it has one.</summary>
+    public string? BaseUrl { get; init; }
     public long? Epoch { get; init; }
     public int? LeaseMs { get; init; }
     public int? HeartbeatMs { get; init; }
@@ -104,6 +107,11 @@ public sealed record AgentFrame
 
     /// <summary>With a <see cref="AgentFrameTypes.Done"/>: the shard's load failed (<see cref="Reason"/> says how), rather than being stopped.</summary>
     public bool? Failed { get; init; }
+    /// <summary>
+    /// With an <see cref="AgentFrameTypes.Assign"/>: the agent runs the whole workload, not a share of it (a run on each
+    /// named agent in turn, <see cref="OnEach"/>), so a kind whose load does not divide (file system, cache, Table) runs too.
+    /// </summary>
+    public bool? WholeWorkload { get; init; }
     public long? RunId { get; init; }
     public int? Shard { get; init; }
     public string? Kind { get; init; }

@@ -31,9 +31,17 @@ public enum ShardStatus
 /// <param name="StartSkewMs">When the agent started, on the dashboard's clock, minus the planned start: off by at most <paramref name="ClockErrorMs"/> (half the round trip its clock offset was estimated over).</param>
 /// <param name="Samples">Samples the agent said it measured, once its load ended; the samples stored are counted from the database.</param>
 /// <param name="Received">Samples the dashboard has received from it so far (what a live view shows).</param>
+/// <param name="Turns">In a run on each agent (<see cref="OnEach"/>): the turns it completed; null for a divided load.</param>
+/// <param name="TurnStarts">
+/// In a run on each agent: the index of the first sample of each of its turns. An agent that ends one round and leads
+/// the next takes two turns in a row, which its samples alone cannot tell apart; its verdicts judge turns.
+/// </param>
 public sealed record AgentShardRow(
     int Shard, string? Agent, string? Machine, int Connections, ShardStatus Status, string? Reason,
-    double? StartSkewMs, double? ClockErrorMs, long Samples, EnvironmentSnapshot? Environment, long Received = 0)
+    double? StartSkewMs, double? ClockErrorMs, long Samples, EnvironmentSnapshot? Environment, long Received = 0, int? Turns = null, IReadOnlyList<int>? TurnStarts = null)
 {
     public static IReadOnlyList<AgentShardRow> Parse(string? json) => json is null ? [] : Json.Deserialize<List<AgentShardRow>>(json);
+
+    /// <summary>Every agent's turn starts of a run on each agent (<see cref="TurnStarts"/>), from its stored rows.</summary>
+    public static IReadOnlySet<int> AllTurnStarts(string? json) => Parse(json).SelectMany(r => r.TurnStarts ?? []).ToHashSet();
 }

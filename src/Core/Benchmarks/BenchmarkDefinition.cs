@@ -6,18 +6,18 @@ namespace BenchDashboard.Core.Benchmarks;
 /// </summary>
 public sealed record BenchmarkDefinition(
     string Name, string Kind, string ParametersJson, string? Schedule, string TimeZone, bool Enabled, string? ThresholdsJson, int? Agents,
-    IReadOnlyList<string> WebhookUrls)
+    IReadOnlyList<string> WebhookUrls, string? OnEachJson = null)
 {
     public static BenchmarkDefinition Of(Benchmark b) =>
-        new(b.Name, b.Kind, b.ParametersJson, b.CronSchedule, b.TimeZone, b.Enabled, b.ThresholdsJson, b.Agents, b.WebhookUrls.ToList());
+        new(b.Name, b.Kind, b.ParametersJson, b.CronSchedule, b.TimeZone, b.Enabled, b.ThresholdsJson, b.Agents, b.WebhookUrls.ToList(), b.OnEachJson);
 
     /// <summary>Equal when every field is, the webhook URLs compared in order (a record alone would compare the lists' references).</summary>
     public bool Equals(BenchmarkDefinition? other) =>
-        other is not null && (Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, Agents)
-            == (other.Name, other.Kind, other.ParametersJson, other.Schedule, other.TimeZone, other.Enabled, other.ThresholdsJson, other.Agents)
+        other is not null && (Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, Agents, OnEachJson)
+            == (other.Name, other.Kind, other.ParametersJson, other.Schedule, other.TimeZone, other.Enabled, other.ThresholdsJson, other.Agents, other.OnEachJson)
         && WebhookUrls.SequenceEqual(other.WebhookUrls);
 
-    public override int GetHashCode() => HashCode.Combine(Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, Agents);
+    public override int GetHashCode() => HashCode.Combine(Name, Kind, ParametersJson, Schedule, TimeZone, Enabled, ThresholdsJson, HashCode.Combine(Agents, OnEachJson));
 
     /// <summary>
     /// A strong entity tag: a hash of the stored definition, so any change to it (by the API, the form or an
@@ -34,5 +34,6 @@ public sealed record BenchmarkDefinition(
 /// <param name="TimeZone">Null or empty: UTC.</param>
 /// <param name="Thresholds">Null: the default change rule and no limits.</param>
 /// <param name="Webhooks">The URLs told when a run fails, fails a limit or regresses; null: none.</param>
+/// <param name="OnEach">Its runs run the whole workload on each of these agents in turn; null: not so.</param>
 public sealed record BenchmarkInput(string? Name, object Parameters, string? Schedule, string? TimeZone, bool Enabled, Thresholds? Thresholds, int? Agents,
-    IReadOnlyList<string>? Webhooks = null);
+    IReadOnlyList<string>? Webhooks = null, Agents.OnEach? OnEach = null);

@@ -71,6 +71,23 @@ public static class Verdicts
         _ => "cannot tell (one run a side)",
     };
 
+    /// <summary>
+    /// A ratio to the baseline (this ÷ the baseline's) in a table cell, read as a finding only when the verdict calls a
+    /// difference: "2.81× slower", "1.34× faster", "equivalent (within ±2 %)", "no clear difference", or the ratio
+    /// "not judged" (no verdict: too few operations, or items that did not take turns).
+    /// </summary>
+    public static string RatioWords(double ratio, VerdictCall? call)
+    {
+        var words = ratio >= 1 ? $"{Times(ratio)} slower" : $"{Times(1 / ratio)} faster";
+        return call switch
+        {
+            VerdictCall.Faster or VerdictCall.Slower => words,
+            VerdictCall.Equivalent => $"equivalent (within ±{Percent(DefaultMargin)})",
+            VerdictCall.NoClearDifference => "no clear difference",
+            _ => words + ", not judged",
+        };
+    }
+
     /// <summary>Two sentences on which variation the interval includes, for the page under the verdicts.</summary>
     public static string Explain(NoiseModel noise, QuantileChange c, RunToRunSpread? spread = null) => noise switch
     {

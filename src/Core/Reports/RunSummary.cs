@@ -58,6 +58,8 @@ public sealed record RunSummary(
         ErrorKind.HttpStatus => "HTTP error status",
         ErrorKind.ServerError => "server error reply",
         ErrorKind.Throttled => "throttled",
+        ErrorKind.CheckFailed => "check failed",
+        ErrorKind.TargetRefused => "target refused",
         _ => "other error",
     };
 }

@@ -28,11 +28,21 @@ public enum ErrorKind
     /// limits at 10,000 writes), not a broken request.
     /// </summary>
     Throttled = 7,
+    /// <summary>
+    /// A journey step's answer came, but one of its checks failed ("check failed: $.items is empty"), or a value it
+    /// must extract was missing: an answer, so it keeps its latency; counted per step.
+    /// </summary>
+    CheckFailed = 8,
+    /// <summary>
+    /// A journey step's URL, once its variables were filled in, is one the target policy refuses: nothing was sent,
+    /// so it has no latency.
+    /// </summary>
+    TargetRefused = 9,
 }
 
 public static class ErrorKindExtensions
 {
     /// <summary>True for failures that produced no complete response, so their duration is not a latency.</summary>
     /// An error reply (<see cref="ErrorKind.ServerError"/>, <see cref="ErrorKind.Throttled"/>) is a complete answer too, so it keeps its latency.
-    public static bool IsTransportError(this ErrorKind kind) => kind is not (ErrorKind.None or ErrorKind.HttpStatus or ErrorKind.ServerError or ErrorKind.Throttled);
+    public static bool IsTransportError(this ErrorKind kind) => kind is not (ErrorKind.None or ErrorKind.HttpStatus or ErrorKind.ServerError or ErrorKind.Throttled or ErrorKind.CheckFailed);
 }

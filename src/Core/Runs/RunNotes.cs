@@ -42,12 +42,18 @@ public sealed class RunNotes
         lock (gate) Warnings.Add(warning);
     }
 
-    /// <summary>Another's notes (a runner agent's, for its shard), each said to come from <paramref name="source"/>.</summary>
+    /// <summary>
+    /// Another's notes (a runner agent's, for its shard or its turn), each said to come from <paramref name="source"/>. An
+    /// agent that takes several turns says the same note each time: it is kept once, while its errors' counts add up.
+    /// </summary>
     public void AddFrom(RunNotes other, string source)
     {
         foreach (var m in other.ErrorMessages) AddError(m.Kind, $"{source}: {m.Message}", m.Count);
-        foreach (var note in other.Notes) Add($"{source}: {note}");
-        foreach (var warning in other.Warnings) AddWarning($"{source}: {warning}");
+        lock (gate)
+        {
+            foreach (var note in other.Notes.Select(n => $"{source}: {n}").Where(n => !Notes.Contains(n))) Notes.Add(note);
+            foreach (var warning in other.Warnings.Select(w => $"{source}: {w}").Where(w => !Warnings.Contains(w))) Warnings.Add(warning);
+        }
     }
 
     [JsonIgnore]

@@ -60,7 +60,12 @@ public sealed class ParameterDisplay
         foreach (var list in new[] { "variants", "steps" })
             if (parameters[list] is JsonArray items)
                 foreach (var item in items.OfType<JsonObject>())
+                {
                     RedactRequest(item);
+                    // A variant may replace the journey's steps with its own.
+                    if (item["steps"] is JsonArray steps)
+                        foreach (var step in steps.OfType<JsonObject>()) RedactRequest(step);
+                }
         return parameters.ToJsonString(Json.Options);
     }
 

@@ -41,6 +41,9 @@ public sealed class TargetPolicy
     readonly IPNetwork[] allowedRanges;
     readonly string? scmHost;
 
+    /// <summary>The agent's own site's address (<see cref="AllowingOwnSite"/>): loopback, yet allowed.</summary>
+    readonly IPAddress? ownSite;
+
     public TargetPolicy(TargetOptions options, bool isDevelopment, string? siteHostName)
     {
         allowLoopback = options.AllowLoopback ?? isDevelopment;
@@ -51,6 +54,18 @@ public sealed class TargetPolicy
         if (siteHostName is { Length: > 0 } site && site.IndexOf('.') is var dot and > 0)
             scmHost = (site[..dot] + ".scm" + site[dot..]).ToLowerInvariant();
     }
+
+    TargetPolicy(TargetPolicy policy, IPAddress ownSite)
+    {
+        (allowLoopback, allowPrivate, allowedNames, allowedRanges, scmHost) = (policy.allowLoopback, policy.allowPrivate, policy.allowedNames, policy.allowedRanges, policy.scmHost);
+        this.ownSite = ownSite;
+    }
+
+    /// <summary>
+    /// This policy, and also the process's own site at <paramref name="address"/> (a {{self}} URL's loopback address,
+    /// which Targets:AllowLoopback need not open to every run): what it refuses otherwise, it still refuses.
+    /// </summary>
+    public TargetPolicy AllowingOwnSite(IPAddress address) => new(this, address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address);
 
     public TargetPolicy(IOptions<TargetOptions> options, IHostEnvironment environment)
         : this(options.Value, environment.IsDevelopment(), Environment.GetEnvironmentVariable("WEBSITE_HOSTNAME"))
@@ -85,6 +100,7 @@ public sealed class TargetPolicy
         if (ThisNetwork.Contains(address) || address.Equals(IPAddress.IPv6Any) || address.Equals(IPAddress.Broadcast) || IsMulticast(address))
             return $"{address} is not a host address.";
 
+        if (address.Equals(ownSite)) return null;
         var inAllowedRange = allowedRanges.Any(r => r.Contains(address));
         if (allowedNames.Length + allowedRanges.Length > 0 && !inAllowedRange && !NameAllowed(host))
             return $"'{host}' ({address}) is not in Targets:AllowedHosts.";

@@ -68,19 +68,21 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 public sealed record RunDigest(
     int Version, LatencyBasis Basis, RunStatistics Statistics, IReadOnlyList<SeriesStatistics> Series, OpenLoadReport? Load,
     IReadOnlyList<SeriesAnalysis> Analyses, SampleIndexChart Chart, IReadOnlyDictionary<string, LatencyShape> Shapes,
-    LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null)
+    LogHistogram Histogram, JsonElement? Figures, IReadOnlyList<ShardStatistics>? Shards = null, JsonElement? Configurations = null)
 {
     /// <summary>Raised whenever what a digest holds changes: older stored digests are then built again.</summary>
-    public const int CurrentVersion = 5; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts)
+    public const int CurrentVersion = 7; // 4: last windows end with the run, short runs' fine windows; 5: file-system figures (each phase across locations, with verdicts); 6: figures per configuration of a run on each agent; 7: their turns split where recorded
 
     /// <summary>The key of the whole run among <see cref="Shapes"/> and the stored latencies.</summary>
     public const string WholeRun = "";
 
     /// <param name="samples">All the run's samples as the basis sees them (<see cref="LatencyBases.Apply(LatencyBasis, IReadOnlyList{Sample})"/>).</param>
     /// <param name="figures">The kind's own figures (<see cref="Benchmarks.IBenchmarkKind.Figures"/>).</param>
+    /// <param name="configurations">A run on each of several agents: its figures per configuration (Reports.Configurations), which need the samples too.</param>
     /// <returns>The digest, and the sorted answered latencies of the whole run and of each series.</returns>
     public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
-        IReadOnlyList<Sample> samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures)
+        IReadOnlyList<Sample> samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures,
+        Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?>? configurations = null)
     {
         var series = SeriesStatistics.From(samples);
         var ranked = new Dictionary<string, long[]> { [WholeRun] = Ranked(samples) };
@@ -93,6 +95,7 @@ public sealed record RunDigest(
             : series.Select(s => SeriesAnalysis.From(s.Name, samples.Where(x => x.Series == s.Name).ToList())).ToList();
         var histogramKeys = series.Count == 0 ? [WholeRun] : series.Select(s => s.Name).ToList();
         var kindFigures = figures(series, samples);
+        var configured = configurations?.Invoke(series, samples);
 
         var digest = new RunDigest(
             CurrentVersion, basis, RunStatistics.From(samples), series, OpenLoadReport.From(samples), analyses,
@@ -100,7 +103,8 @@ public sealed record RunDigest(
             ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
             LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
             kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options),
-            ShardStatistics.From(samples));
+            ShardStatistics.From(samples),
+            configured is null ? null : JsonSerializer.SerializeToElement(configured, configured.GetType(), Json.Options));
         return (digest, sorted);
     }
 

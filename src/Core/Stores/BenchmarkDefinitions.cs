@@ -66,13 +66,13 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
     /// <summary>A whole replacement: what the input leaves out takes its default (UTC, no limits).</summary>
     internal Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(int? id, BenchmarkInput input, CancellationToken ct) =>
         store.SaveAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None, input.Agents, input.TimeZone ?? "",
-            input.Webhooks ?? []);
+            input.Webhooks ?? [], input.OnEach);
 
     /// <summary>As <see cref="SaveAsync"/>, validated and put in the context but not written (an import writes all at once).</summary>
     internal async Task<(Benchmark? Pending, Dictionary<string, string[]> Errors)> PrepareAsync(int? id, BenchmarkInput input, CancellationToken ct)
     {
         var (pending, errors, _) = await store.PrepareAsync(id, input.Name ?? "", input.Parameters, input.Schedule, input.Enabled, ct, input.Thresholds ?? Thresholds.None,
-            input.Agents, input.TimeZone ?? "", input.Webhooks ?? []);
+            input.Agents, input.TimeZone ?? "", input.Webhooks ?? [], input.OnEach);
         return (pending, errors);
     }
 
@@ -93,7 +93,7 @@ public sealed class BenchmarkDefinitions(BenchDbContext db, BenchmarkStore store
     {
         "cronSchedule" => "schedule",
         "webhookUrls" => "webhooks",
-        "name" or "timeZone" or "agents" or "kind" or "id" => key,
+        "name" or "timeZone" or "agents" or "onEach" or "rounds" or "kind" or "id" => key,
         var field when ThresholdFields.Contains(field) => $"thresholds.{key}",
         _ => $"parameters.{key}",
     };

@@ -24,13 +24,14 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     /// <param name="parameters">Any registered kind's parameters record; the kind follows from its type.</param>
     /// <param name="thresholds">Pass/fail limits and the change rule's settings; null leaves them as they are.</param>
     /// <param name="agents">Its runs spread over this many runner agents; null: the dashboard's own runner.</param>
+    /// <param name="onEach">Or its runs run the whole workload on each of these agents in turn.</param>
     /// <param name="timeZone">The IANA zone its schedule is read in; null keeps the stored one (UTC for a new benchmark), empty means UTC.</param>
     /// <param name="webhookUrls">Where its failing runs are announced; null keeps the stored ones, empty removes them.</param>
     public async Task<(Benchmark? Saved, Dictionary<string, string[]> Errors)> SaveAsync(
         int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null,
-        IEnumerable<string>? webhookUrls = null)
+        IEnumerable<string>? webhookUrls = null, Agents.OnEach? onEach = null)
     {
-        var (benchmark, errors, renamed) = await PrepareAsync(id, name, parameters, cron, enabled, ct, thresholds, agents, timeZone, webhookUrls);
+        var (benchmark, errors, renamed) = await PrepareAsync(id, name, parameters, cron, enabled, ct, thresholds, agents, timeZone, webhookUrls, onEach);
         if (benchmark is null) return (null, errors);
         // Its runs carry its name (kept when it is deleted): a rename reaches them in the same transaction.
         await using var transaction = renamed && db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
@@ -62,11 +63,12 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
     /// </summary>
     internal async Task<(Benchmark? Pending, Dictionary<string, string[]> Errors, bool Renamed)> PrepareAsync(
         int? id, string name, object parameters, string? cron, bool enabled, CancellationToken ct, Thresholds? thresholds = null, int? agents = null, string? timeZone = null,
-        IEnumerable<string>? webhookUrls = null)
+        IEnumerable<string>? webhookUrls = null, Agents.OnEach? onEach = null)
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
-        Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+        if (onEach is not null) Agents.OnEachField.Validate(errors, onEach, agents, kind, parameters, limits.Value);
+        else Agents.AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
         List<string>? hooks = null;
         if (webhookUrls is not null)
         {
@@ -113,6 +115,7 @@ public sealed class BenchmarkStore(BenchDbContext db, BenchmarkKinds kinds, Time
         benchmark.TimeZone = timeZone;
         benchmark.Enabled = enabled;
         benchmark.Agents = agents;
+        benchmark.OnEachJson = onEach?.ToJson();
         if (hooks is not null) benchmark.WebhookUrls = hooks;
         if (thresholds is not null) benchmark.ThresholdsJson = thresholds == Thresholds.None ? null : Json.Serialize(thresholds);
         return (benchmark, errors, renamed);

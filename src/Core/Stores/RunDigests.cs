@@ -1,6 +1,8 @@
+using BenchDashboard.Core.Agents;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Reports.Configurations;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
 using Microsoft.EntityFrameworkCore;
@@ -71,7 +73,8 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
         {
             // Corrected first, then the same samples turned into service time (no second million objects).
             if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
-            var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null));
+            var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null),
+                OnEach.Parse(run.OnEachJson) is { } onEach ? (series, seen) => ConfigurationFigures.From(onEach, series, seen, AgentShardRow.AllTurnStarts(run.AgentsJson)) : null);
             digests[basis] = digest;
             rows.AddRange(sorted.Select(s => new StoredLatencies { RunId = run.Id, Basis = basis, Series = s.Key, Count = s.Value.Length, Data = SortedLatencies.Encode(s.Value) }));
         }

@@ -23,14 +23,15 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
 {
     /// <summary>A run of any registered kind's parameters record; the kind follows from its type.</summary>
     /// <param name="agents">Spread the run over this many runner agents on other machines; null: the dashboard's own runner.</param>
-    public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct, int? agents = null)
+    /// <param name="onEach">Or run the whole workload on each of these agents in turn (never with <paramref name="agents"/>).</param>
+    public async Task<EnqueueResult> EnqueueAsync(object parameters, int? benchmarkId, CancellationToken ct, int? agents = null, OnEach? onEach = null)
     {
         var kind = kinds.For(parameters.GetType());
         var errors = await kind.ValidateAsync(parameters, ct);
-        AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+        ValidatePlacement(errors, kind, parameters, agents, onEach);
         // Serialized only once valid: a value the validator refuses (NaN, say) may not be serializable at all.
         if (errors.Count > 0) return new EnqueueResult(null, errors);
-        var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents);
+        var result = await EnqueueAsync(kind.Name, Json.Serialize(parameters), errors, benchmarkId, ct, agents, onEach);
         return result with { Notices = LoadModelValidator.Notices(parameters, kind.Planned(parameters), limits.Value) };
     }
 
@@ -38,7 +39,7 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     /// Several runs queued together, in the order given (A B A B … for separate variants): all of them, or none
     /// when any is invalid; errors are keyed by the API's field names, the first run's message for a field kept.
     /// </summary>
-    public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct, int? agents = null)
+    public async Task<(IReadOnlyList<Run> Runs, IReadOnlyDictionary<string, string[]> Errors)> EnqueueAllAsync(IReadOnlyList<object> parameters, CancellationToken ct, int? agents = null, OnEach? onEach = null)
     {
         var errors = new Dictionary<string, string[]>();
         var runs = new List<Run>();
@@ -49,11 +50,12 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
             var kind = kinds.For(parameters[i].GetType());
             foreach (var (field, messages) in await kind.ValidateAsync(parameters[i], ct))
                 errors.TryAdd(field, messages);
-            AgentsField.Validate(errors, kind, parameters[i], agents, limits.Value);
+            ValidatePlacement(errors, kind, parameters[i], agents, onEach);
             if (errors.Count > 0) continue; // nothing is queued; an invalid value may not be serializable
             runs.Add(new Run
             {
-                Agents = agents,
+                Agents = onEach?.Agents.Count ?? agents,
+                OnEachJson = onEach?.ToJson(),
                 Kind = kind.Name,
                 ParametersJson = Json.Serialize(parameters[i]),
                 Status = RunStatus.Queued,
@@ -70,17 +72,27 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
     public async Task<EnqueueResult> EnqueueAsync(Benchmark benchmark, CancellationToken ct)
     {
         var (json, errors) = await kinds.ValidateStoredAsync(benchmark.Kind, benchmark.ParametersJson, ct);
-        if (errors.Count == 0 && kinds.Find(benchmark.Kind) is { } kind) AgentsField.Validate(errors, kind, kind.Deserialize(json), benchmark.Agents, limits.Value);
-        return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct, benchmark.Agents);
+        var onEach = OnEach.Parse(benchmark.OnEachJson);
+        if (errors.Count == 0 && kinds.Find(benchmark.Kind) is { } kind) ValidatePlacement(errors, kind, kind.Deserialize(json), benchmark.Agents, onEach);
+        return await EnqueueAsync(benchmark.Kind, json, errors, benchmark.Id, ct, benchmark.Agents, onEach);
     }
 
-    async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct, int? agents = null)
+    /// <summary>Where the run measures: the dashboard's runner, a load divided over agents, or the whole load on each named agent.</summary>
+    void ValidatePlacement(Dictionary<string, string[]> errors, IBenchmarkKind kind, object parameters, int? agents, OnEach? onEach)
+    {
+        if (onEach is not null) OnEachField.Validate(errors, onEach, agents, kind, parameters, limits.Value);
+        else AgentsField.Validate(errors, kind, parameters, agents, limits.Value);
+    }
+
+    async Task<EnqueueResult> EnqueueAsync(string kind, string parametersJson, Dictionary<string, string[]> errors, int? benchmarkId, CancellationToken ct, int? agents = null, OnEach? onEach = null)
     {
         if (errors.Count > 0) return new EnqueueResult(null, errors);
         var benchmarkName = benchmarkId is { } id ? await db.Benchmarks.Where(b => b.Id == id).Select(b => b.Name).FirstOrDefaultAsync(ct) : null;
         var run = new Run
         {
-            Agents = agents,
+            // An on-each run counts its agents here too: the agents' coordinator claims runs with agents.
+            Agents = onEach?.Agents.Count ?? agents,
+            OnEachJson = onEach?.ToJson(),
             BenchmarkId = benchmarkId,
             BenchmarkName = benchmarkName,
             Kind = kind,
@@ -103,7 +115,8 @@ public sealed class RunQueue(BenchDbContext db, BenchmarkKinds kinds, TimeProvid
         if (kinds.Find(run.Kind) is not { } kind) return new EnqueueResult(null, new Dictionary<string, string[]> { ["kind"] = [$"Unknown benchmark kind '{run.Kind}'."] });
         var parameters = kind.Deserialize(run.ParametersJson);
         var same = run.Benchmark is { } b && b.Kind == run.Kind && Json.Serialize(kind.Deserialize(b.ParametersJson)) == Json.Serialize(parameters);
-        return await EnqueueAsync(parameters, same ? run.BenchmarkId : null, ct, run.Agents);
+        var onEach = OnEach.Parse(run.OnEachJson);
+        return await EnqueueAsync(parameters, same ? run.BenchmarkId : null, ct, onEach is null ? run.Agents : null, onEach);
     }
 
     /// <summary>Deletes a finished (or queued) run with its samples and digests; a running run must be cancelled first.</summary>

@@ -29,6 +29,13 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
 
     public string Name { get; } = AgentNameOf(options.Value);
 
+    /// <summary>This agent's own public address, sent in its hello (<see cref="AgentBaseUrl.Resolve"/>); null when it has none.</summary>
+    public string? BaseUrl { get; } = AgentBaseUrl.Resolve(options.Value.PublicUrl, Environment.GetEnvironmentVariable("WEBSITE_HOSTNAME"));
+
+    /// <summary>Whether the dashboard has welcomed this agent over the current link (a configuration's page and health say so).</summary>
+    public bool Linked => Volatile.Read(ref linked);
+    bool linked;
+
     public static string AgentNameOf(RunnerOptions o) =>
         string.IsNullOrWhiteSpace(o.AgentName) ? new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.').ToArray()) : o.AgentName.Trim();
 
@@ -40,6 +47,8 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
             logger.LogCritical("Runner:Coordinator must be the dashboard's http(s):// address; got '{Coordinator}'. The agent does nothing.", o.Coordinator);
             return;
         }
+        if (!string.IsNullOrWhiteSpace(o.PublicUrl) && BaseUrl is null)
+            logger.LogWarning("Runner:PublicUrl must be an http(s):// address without a query; got '{PublicUrl}'. The agent links without one.", o.PublicUrl);
         if (string.IsNullOrEmpty(o.AgentKey) || !AgentProtocol.IsValidName(Name))
         {
             logger.LogCritical("Runner:AgentKey must be set and Runner:AgentName be 1 to 64 letters, digits, '-', '_' or '.' (it is '{Name}'). The agent does nothing.", Name);
@@ -97,7 +106,12 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         using var session = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var link = new FrameLink(socket);
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version }, session.Token);
+        // Its environment from the start, so /agents shows which configuration (WEBSITE_* settings, process) each agent is before any run.
+        await link.SendAsync(new AgentFrame
+        {
+            Type = AgentFrameTypes.Hello, Machine = Environment.MachineName, Version = AgentProtocol.Version, BaseUrl = BaseUrl,
+            EnvironmentJson = Json.Serialize(Core.Runs.EnvironmentSnapshot.Capture()),
+        }, session.Token);
 
         var pongs = System.Threading.Channels.Channel.CreateUnbounded<(long T0, long T1, long T2)>();
         var heard = Environment.TickCount64;
@@ -116,6 +130,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
                     {
                         case AgentFrameTypes.Welcome:
                             logger.LogInformation("Agent '{Name}' linked to the dashboard as epoch {Epoch}", Name, frame.Epoch);
+                            Volatile.Write(ref linked, true);
                             break;
                         case AgentFrameTypes.Pong when frame is { AgentTimeUs: { } t0, DashboardTimeUs: { } t1 }:
                             pongs.Writer.TryWrite((t0, t1, AgentProtocol.NowUs()));
@@ -203,6 +218,7 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
         }
         finally
         {
+            Volatile.Write(ref linked, false);
             shard?.Abandon(); // a lost dashboard must never leave this agent loading a target
             session.Cancel();
             socket.Abort();
@@ -217,9 +233,10 @@ public sealed class AgentLink(IOptions<RunnerOptions> options, BenchDashboard.Pr
     /// </summary>
     async Task AssignAsync(FrameLink link, AgentFrame assign, Action<AgentShard> took, CancellationToken ct)
     {
-        // Only a kind whose load divides between agents: the others measure what the dashboard's own runner reaches.
+        // A share of a divided load only for a kind whose load divides; the whole workload (a run on each agent) for
+        // any kind, measuring what this agent reaches (its own disks, its region's latency to a cache or table).
         var found = executors.Find(assign.Kind);
-        var executor = found is { Kind.SpreadsOverAgents: true } ? found.Value.Executor : null;
+        var executor = found is { } f && (f.Kind.SpreadsOverAgents || assign.WholeWorkload == true) ? f.Executor : null;
         string? refusal;
         if (executor is null) refusal = $"this agent cannot run {assign.Kind} runs";
         else if (assign is not { RunId: not null, Shard: not null, Epoch: not null, ParametersJson: { } parameters }) refusal = "the assignment was incomplete";

@@ -33,6 +33,12 @@ public sealed class LoadDriver
         context.StartedCount = () => Volatile.Read(ref nextIndex) + 1;
     }
 
+    /// <summary>
+    /// A sample index for a sample an operation records of its own (a journey's steps, inside the iteration the
+    /// driver measures), numbered in the same order as the driver's.
+    /// </summary>
+    public int NextIndex() => Interlocked.Increment(ref nextIndex);
+
     /// <summary>How long a plan's clean-up may take, also after a cancel.</summary>
     public static readonly TimeSpan CleanUpBound = TimeSpan.FromMinutes(2);
 

@@ -23,6 +23,15 @@ public sealed class OperationClock
         StartedAt = Stopwatch.GetTimestamp();
     }
 
+    /// <summary>
+    /// Stops the clock now, less <paramref name="ticks"/> spent inside the operation that are not part of it (a
+    /// journey's think time between its steps): its latency leaves them out, its start stays when it started.
+    /// </summary>
+    public void StopExcluding(long ticks)
+    {
+        if (StoppedAt == 0) StoppedAt = Stopwatch.GetTimestamp() - ticks;
+    }
+
     /// <summary>Stops the clock unless it is stopped already: what comes after is not part of the operation.</summary>
     public void Stop()
     {

@@ -35,12 +35,7 @@ public static class RunnerHost
         // shards it is leased, under its own target policy (Targets:*), since it sends the traffic.
         if (builder.Configuration.GetSection(RunnerOptions.Section).GetValue("Mode", RunnerMode.Runner) == RunnerMode.Agent)
         {
-            builder.Services.AddRunnerOptions();
-            // Every kind and its executor; the agent takes shards of those whose load divides (IBenchmarkKind.SpreadsOverAgents).
-            builder.Services.AddBenchmarkKinds();
-            builder.Services.AddKindExecutors();
-            builder.Services.AddSingleton<Agents.AgentLink>();
-            builder.Services.AddHostedService(sp => sp.GetRequiredService<Agents.AgentLink>());
+            builder.Services.AddBenchAgent();
             await builder.Build().RunAsync();
             return;
         }

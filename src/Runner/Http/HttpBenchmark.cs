@@ -1,11 +1,13 @@
 using System.Net.Security;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Kinds.Http.Journeys;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Security;
 using BenchDashboard.Processing;
 using BenchDashboard.Processing.Executing;
 using BenchDashboard.Runner.Execution;
+using BenchDashboard.Runner.Http.Journeys;
 using BenchDashboard.Runner.Http.Lean;
 using Microsoft.Extensions.Options;
 
@@ -23,13 +25,33 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 {
     readonly RunnerOptions settings = options?.Value ?? new RunnerOptions();
 
-    /// <summary>The run's URL and each variant's, against this process's target policy.</summary>
-    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct)
+    /// <summary>The run's URL and each variant's, against this process's target policy ({{self}} ones on its own site, <see cref="OwnSite"/>).</summary>
+    public override async Task<string?> RefusalAsync(HttpParameters parameters, CancellationToken ct) => (await PlaceAsync(parameters, ct)).Refusal;
+
+    /// <summary>
+    /// The run with its {{self}} URLs on this process's own site, the policy its connections go by (the own site opened),
+    /// or why it may not run here. Every other URL is judged by this process's policy as it is: the own site opens
+    /// one address, and only to the URLs that name it.
+    /// </summary>
+    async Task<(HttpParameters Parameters, TargetPolicy Policy, OwnSite? Site, string? Refusal)> PlaceAsync(HttpParameters parameters, CancellationToken ct)
     {
+        if (parameters.IsJourney)
+        {
+            // The static origins; each URL a variable is in is judged again before its step is sent.
+            foreach (var url in parameters.Resolved().SelectMany(v => v.Parameters.Steps ?? []).Concat(parameters.Steps!).Select(s => s.Url).Distinct())
+                if (Template.StaticOrigin(url) is { } origin && await policy.CheckAsync(origin, ct) is { } refused) return (parameters, policy, null, $"{url}: {refused}");
+            return (parameters, policy, null, null);
+        }
+        var (site, noSite) = SelfUrl.Uses(parameters) ? OwnSite.Of(settings) : (null, null);
+        if (noSite is not null) return (parameters, policy, null, noSite);
+        var opened = site?.Opening(policy) ?? policy;
         foreach (var url in parameters.Resolved().Select(v => v.Parameters.Url).Prepend(parameters.Url).Distinct())
-            if (!Uri.TryCreate(url, UriKind.Absolute, out var uri)) return $"'{url}' is not an absolute URL.";
-            else if (await policy.CheckAsync(uri, ct) is { } refused) return $"{url}: {refused}";
-        return null;
+        {
+            var (target, judge) = SelfUrl.IsSelf(url) ? (SelfUrl.Resolve(url, site!.Address), opened) : (url, policy);
+            if (!Uri.TryCreate(target, UriKind.Absolute, out var uri)) return (parameters, policy, null, $"'{url}' is not an absolute URL.");
+            if (await judge.CheckAsync(uri, ct) is { } refused) return (parameters, policy, null, $"{url}: {refused}");
+        }
+        return site is null ? (parameters, policy, null, null) : (site.Resolve(parameters), opened, site, null);
     }
 
     /// <summary>Requests to a loopback server of its own (<see cref="LoopbackWarmup"/>).</summary>
@@ -37,9 +59,22 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
 
     public override async Task ExecuteAsync(RunContext context, HttpParameters parameters, CancellationToken ct)
     {
+        var targets = policy;
+        if (SelfUrl.Uses(parameters))
+        {
+            // Before any load: a run whose target is "this agent's own site" cannot be measured where there is none.
+            (parameters, targets, var site, var refusal) = await PlaceAsync(parameters, ct);
+            if (refusal is not null) throw new InvalidOperationException($"This run cannot be measured here: {refusal}");
+            context.Notes.Add($"{SelfUrl.Token} is this agent's own site, {site!.Address.GetLeftPart(UriPartial.Authority)}.");
+        }
         IReadOnlyList<(string? Name, HttpParameters Parameters)> variants = parameters.Variants is { Count: > 0 }
             ? parameters.Resolved().Select(v => ((string?)v.Name, v.Parameters)).ToList()
             : [(null, parameters)];
+        if (parameters.IsJourney)
+        {
+            await ExecuteJourneyAsync(context, parameters, variants, ct);
+            return;
+        }
         var lean = settings.HttpEngine == HttpEngine.Auto && variants.All(v => LeanRequest.Speaks(v.Parameters));
         var blocking = parameters.Model == LoadModel.Closed && parameters.Concurrency <= settings.HttpBlockingUpTo;
         // Several connections on the socket engine's one thread read what arrived together before sending again.
@@ -49,7 +84,7 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         // Also as fields of the run's environment: the compare page lists them per run and says when they differ.
         context.RecordClient("httpEngine", lean ? "lean HTTP/1.1" : "SocketsHttpHandler");
         context.RecordClient("httpSends", sends);
-        using var requests = new Requests(variants, parameters.Concurrency, policy, serverCertificate, lean, blocking, turns);
+        using var requests = new Requests(variants, parameters.Concurrency, targets, serverCertificate, lean, blocking, turns);
         try
         {
             // The block is how variants take turns: a plain run ignores it, as each connection claims one request at a time.
@@ -59,6 +94,20 @@ public sealed class HttpBenchmark(TargetPolicy policy, IOptions<RunnerOptions>? 
         {
             context.CachingEvidence = requests.Evidence();
         }
+    }
+
+    /// <summary>
+    /// A journey: an operation is an iteration of the steps (<see cref="JourneyIterations"/>); the open model's rate
+    /// is iterations per second. Asynchronous sends on SocketsHttpHandler: steps read their answers to check them.
+    /// </summary>
+    async Task ExecuteJourneyAsync(RunContext context, HttpParameters parameters, IReadOnlyList<(string? Name, HttpParameters Parameters)> variants, CancellationToken ct)
+    {
+        context.Notes.Add($"Engine: SocketsHttpHandler; sends: asynchronous. A journey of {parameters.Steps!.Count} steps: each step's samples are its series, each iteration's (its steps, not its think time) the series '{JourneyValidator.IterationSeries}'.");
+        context.RecordClient("httpEngine", "SocketsHttpHandler");
+        context.RecordClient("httpSends", "asynchronous");
+        var driver = new LoadDriver(context);
+        using var iterations = new JourneyIterations(variants, parameters.Concurrency, context, policy, driver.NextIndex, serverCertificate);
+        await driver.RunAsync(parameters, iterations, ct, variants.Count, variants.Count > 1 ? parameters.InterleaveBlock : 1);
     }
 
     static string EngineNote(bool lean, string sends) =>

@@ -104,6 +104,8 @@ public static class AgentEndpoint
                     case AgentFrameTypes.Hello:
                         state.Machine = frame.Machine is { Length: <= 200 } machine ? machine : null;
                         state.Version = frame.Version;
+                        state.BaseUrl = AgentBaseUrl.Normalize(frame.BaseUrl); // only an http(s) address: it is shown and linked to
+                        state.Environment = AgentRun.TryParseEnvironment(frame.EnvironmentJson);
                         break;
                     case AgentFrameTypes.Ping:
                         await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Pong, AgentTimeUs = frame.AgentTimeUs, DashboardTimeUs = AgentProtocol.NowUs() }, session.Token);
@@ -152,10 +154,13 @@ public static class AgentEndpoint
 }
 
 /// <summary>An agent for <c>GET /api/agents</c>: times in UTC, the clock offset (dashboard − agent) and the round trip it was measured over.</summary>
+/// <param name="BaseUrl">The agent's own public base address as it said in its hello (<c>Runner:PublicUrl</c>, or its App Service host name); null when it has none.</param>
+/// <param name="Environment">What the agent recorded of itself when it linked: its platform variables (WEBSITE_*) and process id.</param>
 public sealed record AgentDto(string Name, long Epoch, bool Linked, string? Machine, string? Remote, DateTimeOffset LinkedAt, DateTimeOffset LastHeard,
-    double? ClockOffsetMs, double? ClockRoundTripMs, DateTimeOffset? EndedAt, string? EndReason)
+    double? ClockOffsetMs, double? ClockRoundTripMs, DateTimeOffset? EndedAt, string? EndReason, string? BaseUrl, Core.Runs.EnvironmentSnapshot? Environment)
 {
-    static AgentDto From(AgentState a) => new(a.Name, a.Epoch, a.Linked, a.Machine, a.Remote, a.LinkedAt, a.LastHeard, a.Clock?.OffsetMs, a.Clock?.RoundTripMs, a.EndedAt, a.EndReason);
+    static AgentDto From(AgentState a) =>
+        new(a.Name, a.Epoch, a.Linked, a.Machine, a.Remote, a.LinkedAt, a.LastHeard, a.Clock?.OffsetMs, a.Clock?.RoundTripMs, a.EndedAt, a.EndReason, a.BaseUrl, a.Environment);
 
     public static IReadOnlyList<AgentDto> List(AgentRegistry registry) => registry.Linked.Concat(registry.Lost).Select(From).ToList();
 }

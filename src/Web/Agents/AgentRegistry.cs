@@ -14,9 +14,15 @@ public sealed class AgentState(string name, long epoch, string? remote)
     public string? Remote => remote;
     public string? Machine { get; set; }
     public int? Version { get; set; }
+
+    /// <summary>Its own public base address, from its hello (<see cref="AgentBaseUrl"/>): where a run "from outside" reaches it.</summary>
+    public string? BaseUrl { get; set; }
     public DateTimeOffset LinkedAt { get; } = DateTimeOffset.UtcNow;
     public DateTimeOffset LastHeard { get; set; } = DateTimeOffset.UtcNow;
     public ClockOffset? Clock { get; set; }
+
+    /// <summary>What the agent said of itself on linking: its platform settings (a configuration's WEBSITE_*) and process.</summary>
+    public Core.Runs.EnvironmentSnapshot? Environment { get; set; }
 
     /// <summary>Where to send it frames: the link's sending half (sends are serialised there).</summary>
     public FrameLink? Link { get; set; }

@@ -122,7 +122,10 @@ public sealed partial class AgentRun
         changed.Release();
     }
 
-    static EnvironmentSnapshot? TryParse(string? json) => json is null ? null : TryParse<EnvironmentSnapshot>(json);
+    static EnvironmentSnapshot? TryParse(string? json) => TryParseEnvironment(json);
+
+    /// <summary>An agent's environment as it sent it; null when it sent none or nothing readable.</summary>
+    internal static EnvironmentSnapshot? TryParseEnvironment(string? json) => json is null ? null : TryParse<EnvironmentSnapshot>(json);
 
     static T? TryParse<T>(string json) where T : class
     {

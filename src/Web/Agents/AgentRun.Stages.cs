@@ -39,7 +39,7 @@ public sealed partial class AgentRun
                 {
                     if (!idle.TryDequeue(out var agent)) break;
                     shard.Agent = agent;
-                    shard.Epoch = Interlocked.Increment(ref epochs);
+                    shard.Epoch = LeaseEpochs.Next();
                     inbox.Lease(shard.Index, shard.Epoch);
                     assignments.Add((agent, new AgentFrame
                     {

@@ -19,11 +19,10 @@ namespace BenchDashboard.Web.Agents;
 /// stopped and what they measured is kept.
 /// </summary>
 public sealed partial class AgentRun(Run run, ShardSplit split, IReadOnlyList<string> series, AgentRegistry registry, AgentRunOptions options,
-    Func<string, CancellationToken, Task> saveRows, ILogger logger) : IBenchmarkExecutor
+    Func<string, CancellationToken, Task> saveRows, ILogger logger) : IAgentsRun
 {
     /// <summary>How long stopped agents have to send what they measured.</summary>
     static readonly TimeSpan Drain = AgentProtocol.Lease;
-    static long epochs;
 
     readonly Lock gate = new();
     readonly ShardState[] shards = split.Parts.Select((p, i) => new ShardState(i, Json.Serialize(p.Parameters),

@@ -17,16 +17,17 @@ namespace BenchDashboard.Web.Agents;
 /// process, whichever process runs the dashboard's own runner), claims queued runs that ask for agents (a
 /// runner never claims them: <see cref="RunStore.TryClaimAsync"/>) through the <see cref="ClaimLoop"/> a runner uses,
 /// one at a time and within the database's limit of parallel runs, and sees each through the
-/// <see cref="RunProcessor"/> with an <see cref="AgentRun"/> as its executor. The agents' links (the dashboard's
+/// <see cref="RunProcessor"/> with an <see cref="AgentRun"/> as its executor (an <see cref="OnEachRun"/> for the same workload
+/// on each named agent in turn). The agents' links (the dashboard's
 /// WebSocket endpoint) hand it the frames, samples and losses of the run under way (<see cref="Current"/>).
 /// </summary>
 public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry registry, BenchmarkKinds kinds, IOptions<AgentRunOptions> options,
     ILogger<AgentRunCoordinator> logger) : BackgroundService
 {
-    volatile AgentRun? current;
+    volatile IAgentsRun? current;
 
-    /// <summary>The run being spread over agents now, if any.</summary>
-    public AgentRun? Current => current;
+    /// <summary>The run on agents under way now, if any.</summary>
+    public IAgentsRun? Current => current;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -51,8 +52,11 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
         }, stoppingToken);
     }
 
-    /// <summary>The run's shards, as its kind divides its load; a run that cannot be divided fails saying why.</summary>
-    AgentRun Plan(Run run)
+    /// <summary>
+    /// The whole workload on each named agent in turn (<see cref="OnEachRun"/>), or the run's shards as its kind
+    /// divides its load; a run that cannot be divided fails saying why.
+    /// </summary>
+    IAgentsRun Plan(Run run)
     {
         ShardSplit split;
         IReadOnlyList<string> series = [];
@@ -60,6 +64,9 @@ public sealed class AgentRunCoordinator(IServiceProvider services, AgentRegistry
         {
             var kind = kinds.Get(run.Kind);
             var parameters = kind.Deserialize(run.ParametersJson);
+            // The agents measure with the kind's own series; the run names them per agent as they arrive.
+            if (OnEach.Parse(run.OnEachJson) is { } onEach)
+                return new OnEachRun(run, onEach, kind.PlannedSeries(parameters), registry, options.Value, (json, ct) => SaveRowsAsync(run.Id, json, ct), logger);
             split = kind.Split(parameters, run.Agents ?? 1);
             series = kind.PlannedSeries(parameters);
         }

@@ -13,7 +13,7 @@ namespace BenchDashboard.Web.Api;
 /// </summary>
 public static partial class BenchmarkBody
 {
-    public static readonly string[] Fields = ["name", "kind", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "webhooks"];
+    public static readonly string[] Fields = ["name", "kind", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "onEach", "rounds", "webhooks"];
 
     static readonly JsonSerializerOptions StrictJson = new(Json.Options) { UnmappedMemberHandling = System.Text.Json.Serialization.JsonUnmappedMemberHandling.Disallow };
 
@@ -41,6 +41,7 @@ public static partial class BenchmarkBody
             if (a.GetValueKind() == JsonValueKind.Number && a.AsValue().TryGetValue(out int count)) agents = count;
             else errors["agents"] = ["agents is a whole number of runner agents to spread its runs over."];
         }
+        var onEach = OnEachRequest.Read(field => Get(body, field), errors);
         List<string>? webhooks = null;
         if (Get(body, "webhooks") is { } hooks)
         {
@@ -63,7 +64,7 @@ public static partial class BenchmarkBody
         else if (kind is not null)
             parameters = Deserialize(() => kind.Deserialize(given.ToJsonString(), StrictJson), "parameters", errors);
 
-        return errors.Count == 0 ? new BenchmarkInput(name, parameters!, schedule, timeZone, enabled, thresholds, agents, webhooks) : null;
+        return errors.Count == 0 ? new BenchmarkInput(name, parameters!, schedule, timeZone, enabled, thresholds, agents, webhooks, onEach) : null;
     }
 
     /// <summary>The value of a field, its name matched regardless of case (as the parameters' are); null when absent or null.</summary>

@@ -69,6 +69,12 @@ public sealed class BenchmarkSchema(BenchmarkKinds kinds) : IOpenApiOperationTra
             properties["enabled"] = new OpenApiSchema { Type = JsonSchemaType.Boolean, Default = JsonValue.Create(true) };
             properties["thresholds"] = new OpenApiSchema { OneOf = [thresholds, new OpenApiSchema { Type = JsonSchemaType.Null }], Description = "Pass/fail limits, which judge each run alone, and the change rule over the history (changeMarginPercent, confirmRuns); null: no limits, the default rule." };
             properties["agents"] = new OpenApiSchema { Type = JsonSchemaType.Integer | JsonSchemaType.Null, Minimum = "1", Description = "Spread its runs over this many runner agents; null: the dashboard's own runner." };
+            properties["onEach"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Array | JsonSchemaType.Null, MinItems = Core.Agents.OnEach.MinAgents, MaxItems = Core.Agents.OnEach.MaxAgents,
+                Items = new OpenApiSchema { Type = JsonSchemaType.String }, Description = "Its runs run the whole workload on each of these agents in turn, as a series per agent (not with agents); null: not so.",
+            };
+            properties["rounds"] = new OpenApiSchema { Type = JsonSchemaType.Integer | JsonSchemaType.Null, Minimum = "1", Maximum = Core.Agents.OnEach.MaxRounds.ToString(), Default = JsonValue.Create(Core.Agents.OnEach.DefaultRounds), Description = "With onEach: the turns each agent takes." };
             properties["webhooks"] = new OpenApiSchema
             {
                 Type = JsonSchemaType.Array | JsonSchemaType.Null, MaxItems = Core.Notifications.WebhookUrls.MaxCount,

@@ -20,7 +20,7 @@ public static class RepeatedRuns
     /// variant, A B C A B C … (so that drift hits every setting alike). Nothing is queued when one is invalid.
     /// </summary>
     public static async Task<(Queued? Queued, IReadOnlyDictionary<string, string[]> Errors)> QueueAsync(
-        RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, CancellationToken ct)
+        RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, CancellationToken ct, Core.Agents.OnEach? onEach = null)
     {
         var variants = kind.SeparateVariants(parameters);
         if (repeat.SeparateRuns && variants.Count == 0)
@@ -30,12 +30,14 @@ public static class RepeatedRuns
         var order = repeat.SeparateRuns
             ? Enumerable.Range(0, repeat.Times).SelectMany(_ => variants).ToList()
             : Enumerable.Range(0, repeat.Times).Select(_ => (Name: "", Parameters: parameters)).ToList();
-        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct, agents);
+        var (runs, invalid) = await queue.EnqueueAllAsync(order.Select(o => o.Parameters).ToList(), ct, agents, onEach);
         if (runs.Count == 0) return (null, invalid);
 
         // A kind whose plain runs have series (cache phases) is grouped series by series: "12/write+14/write".
         var byVariant = order.Zip(runs).GroupBy(p => p.First.Name).Select(g => g.Select(p => p.Second.Id).ToList()).ToList();
-        var series = ComparedItem.SeriesSuffixes(kind.PlannedSeries(order[0].Parameters));
+        // Runs on each agent have a series per agent ("cfg0", "cfg0/write"): grouped by those.
+        var planned = kind.PlannedSeries(order[0].Parameters);
+        var series = ComparedItem.SeriesSuffixes(onEach is null ? planned : onEach.PlannedSeries(planned));
         var groups = series.SelectMany(s => byVariant.Select(ids => string.Join("+", ids.Select(id => $"{id}{s}")))).ToList();
         return (new Queued(runs, groups, CompareLink(repeat, runs, groups, byVariant.Count, variants.Count > 0)), invalid);
     }

@@ -72,7 +72,7 @@ public sealed record RunDto(
     StatsDto? Stats, IReadOnlyList<SeriesDto>? Series, ThresholdResult? Thresholds = null, RegressionDto? Regression = null, object? Figures = null,
     OpenLoadDto? Load = null, LiveDto? Live = null, IReadOnlyList<string>? Notices = null, int? AgentsAsked = null, IReadOnlyList<RunAgentDto>? Agents = null,
     OutcomeDto? Outcome = null, string? WaitingFor = null, bool? ThresholdsRecorded = null, ThresholdResult? ThresholdsToday = null, string? ThresholdsRemark = null,
-    IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null)
+    IReadOnlyList<AnswerTable>? Answer = null, bool? Blended = null, OnEachDto? OnEach = null)
 {
     // Answer: the kind's answer as rows of text (what the Markdown and text lead with); Blended: false when the series
     // are unlike operations, so that no figure of the run in all (its median, its ladder) describes any of them.
@@ -120,7 +120,7 @@ public sealed record RunDto(
         run.NotesJson is null ? null : Json.Deserialize<RunNotes>(run.NotesJson),
         stats is null ? null : StatsDto.From(stats),
         series, Live: run.Status.IsFinal() ? null : LiveDto.From(run.LiveJson), AgentsAsked: run.Agents, Agents: RunAgentDto.List(run, null),
-        WaitingFor: run.Status == RunStatus.Queued ? run.WaitingFor : null);
+        WaitingFor: run.Status == RunStatus.Queued ? run.WaitingFor : null, OnEach: OnEachDto.From(run));
 
     static DateTimeOffset FromMs(long ms) => DateTimeOffset.FromUnixTimeMilliseconds(ms);
 }
@@ -183,12 +183,19 @@ public sealed record OpenLoadDto(IReadOnlyList<SecondRate> PerSecond, int Late, 
 /// </summary>
 public sealed record RunAgentDto(
     int Shard, string? Agent, string? Machine, int Connections, string Status, string? Reason, double? StartSkewMs, double? ClockErrorMs,
-    long SamplesMeasured, long SamplesReceived, int? SamplesStored, double? RequestsPerSecond, double? P50Ms, double? P99Ms, EnvironmentSnapshot? Environment)
+    long SamplesMeasured, long SamplesReceived, int? SamplesStored, double? RequestsPerSecond, double? P50Ms, double? P99Ms, EnvironmentSnapshot? Environment,
+    int? Turns = null)
 {
     public static IReadOnlyList<RunAgentDto>? List(Run run, RunDigest? digest) => run.AgentsJson is null ? null :
         AgentRunRow.Of(run, digest).Select(r => new RunAgentDto(r.Shard.Shard, r.Shard.Agent, r.Shard.Machine, r.Shard.Connections,
             JsonNamingPolicy.CamelCase.ConvertName(r.Shard.Status.ToString()), r.Shard.Reason, r.Shard.StartSkewMs, r.Shard.ClockErrorMs, r.Shard.Samples,
-            r.Shard.Received, r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment)).ToList();
+            r.Shard.Received, r.Figures?.Samples, r.Figures?.RequestsPerSecond, r.Figures?.P50Ns / 1e6, r.Figures?.P99Ns / 1e6, r.Shard.Environment, r.Shard.Turns)).ToList();
+}
+
+/// <summary>A run of the same workload on each named agent in turn: the agents (the first the baseline) and the turns each was to take.</summary>
+public sealed record OnEachDto(IReadOnlyList<string> Agents, int Rounds)
+{
+    public static OnEachDto? From(Run run) => Core.Agents.OnEach.Parse(run.OnEachJson) is { } o ? new(o.Agents, o.Rounds) : null;
 }
 
 /// <summary>

@@ -30,6 +30,8 @@ public sealed class RunRequestSchema(BenchmarkKinds kinds) : IOpenApiOperationTr
                     ["repeat"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "2", Maximum = RepeatRequest.MaxTimes.ToString(), Description = "Queue this many runs of these parameters together (a history, or groups to compare)." },
                     ["separateRuns"] = new OpenApiSchema { Type = JsonSchemaType.Boolean, Description = "With variants and repeat: each variant as runs of its own, queued A B A B …; the answer links their comparison." },
                     ["agents"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "1", Description = "Spread the run over this many runner agents on other machines (linked to /agents/connect); the load (connections, requests, rate) is divided between them." },
+                    ["onEach"] = new OpenApiSchema { Type = JsonSchemaType.Array, MinItems = Core.Agents.OnEach.MinAgents, MaxItems = Core.Agents.OnEach.MaxAgents, Items = new OpenApiSchema { Type = JsonSchemaType.String }, Description = "Run the whole workload on each of these linked agents in turn, a series per agent (\"cfg0\", \"cfg0/create\"); any kind; not with agents." },
+                    ["rounds"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "1", Maximum = Core.Agents.OnEach.MaxRounds.ToString(), Default = JsonValue.Create(Core.Agents.OnEach.DefaultRounds), Description = "With onEach: the turns each agent takes; each round's first agent is drawn." },
                 },
             };
             variants.Add(new OpenApiSchema { Title = $"{kind.Name}: {kind.Title}", AllOf = [tag, parameters] });

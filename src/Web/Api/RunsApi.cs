@@ -6,6 +6,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Comparisons;
 using BenchDashboard.Core.Reports;
+using BenchDashboard.Core.Reports.Configurations;
 using BenchDashboard.Core.Reports.Markdown;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Runs.Text;
@@ -68,10 +69,11 @@ public static class RunsApi
         body.Remove("kind");
         if (!RepeatRequest.TryTake(body, out var repeat, out var refused)) return TypedResults.ValidationProblem(refused);
         if (!AgentsRequest.TryTake(body, out var agents, out var badAgents)) return TypedResults.ValidationProblem(badAgents);
+        if (!OnEachRequest.TryTake(body, out var onEach, out var badOnEach)) return TypedResults.ValidationProblem(badOnEach);
         try
         {
-            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, agents, display, ct);
-            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct, agents);
+            if (repeat is not null) return await RepeatAsync(request, queue, kind, kind.Deserialize(body.ToJsonString(), StrictJson), repeat, agents, onEach, display, ct);
+            var result = await queue.EnqueueAsync(kind.Deserialize(body.ToJsonString(), StrictJson), benchmarkId: null, ct, agents, onEach);
             if (!result.IsValid) return TypedResults.ValidationProblem(result.Errors);
             return TypedResults.Created($"/api/runs/{result.Run!.Id}", RunDto.From(result.Run, Shown(request.HttpContext, display)) with { Notices = result.Notices is { Count: > 0 } n ? n : null });
         }
@@ -85,9 +87,9 @@ public static class RunsApi
     /// <c>repeat</c>: that many runs of the same parameters, queued together; with <c>separateRuns</c>, that many
     /// rounds of one plain run per variant, A B A B … Answers the runs, their groups and their compare page.
     /// </summary>
-    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, ParameterDisplay display, CancellationToken ct)
+    static async Task<IResult> RepeatAsync(HttpRequest request, RunQueue queue, IBenchmarkKind kind, object parameters, RepeatRequest repeat, int? agents, Core.Agents.OnEach? onEach, ParameterDisplay display, CancellationToken ct)
     {
-        var (queued, errors) = await RepeatedRuns.QueueAsync(queue, kind, parameters, repeat, agents, ct);
+        var (queued, errors) = await RepeatedRuns.QueueAsync(queue, kind, parameters, repeat, agents, ct, onEach);
         if (queued is null) return TypedResults.ValidationProblem(errors);
         var shown = Shown(request.HttpContext, display);
         return TypedResults.Created($"/api/runs/{queued.Runs[0].Id}", new RepeatDto(queued.Runs.Select(r => RunDto.From(r, shown)).ToList(), queued.Groups, queued.Compare));
@@ -146,7 +148,11 @@ public static class RunsApi
         IReadOnlyList<AnswerTable> answer = [];
         try
         {
-            if (report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = own.Answer(figures);
+            // A run on each of several agents answers with its table per configuration alone: the kind's own answer would set
+            // one agent's series against another's by its own verdict (locations, variants), which judges turns as interleaved
+            // requests, and could call a difference the configuration table rightly does not.
+            answer = ConfigurationAnswer.Of(report.Run, report.Digest);
+            if (answer.Count == 0 && report.Digest.Figures is { } figures && kinds.Find(report.Run.Kind) is IKindFigures own) answer = own.Answer(figures);
         }
         catch (JsonException)
         {

@@ -26,6 +26,13 @@ public static class DashboardHost
         if (string.IsNullOrEmpty(builder.Configuration["urls"]) && int.TryParse(builder.Configuration["PORT"], out var port))
             builder.WebHost.UseUrls($"http://+:{port}");
 
+        // One configuration under test (Runner:Mode=agent without --runner): its target endpoints and its agent, nothing of the dashboard's.
+        if (ConfigurationHost.IsConfiguration(builder.Configuration))
+        {
+            await ConfigurationHost.RunAsync(builder);
+            return;
+        }
+
         // Storage, validation limits and queries shared with the standalone runner.
         builder.Services.AddBenchCore();
         // The runner: a child process of this one by default (Runner:Process; docs/runner.md).

@@ -5,7 +5,8 @@ namespace BenchDashboard.Web.Hosting;
 /// <summary>
 /// The roles the dashboard's one executable plays, chosen by its first arguments: the dashboard (no argument), its
 /// runner child, a runner on its own (with <c>Runner:Mode=agent</c>, an agent on another machine), or the
-/// move-history command. Only this folder of the dashboard knows the runner's project.
+/// move-history command. Without an argument but with <c>Runner:Mode=agent</c> it is one configuration under test
+/// (<see cref="ConfigurationHost"/>: targets and an agent). Only this folder of the dashboard knows the runner's project.
 /// </summary>
 public static class Roles
 {

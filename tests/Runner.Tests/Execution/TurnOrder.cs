@@ -1,3 +1,4 @@
+using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Runner.Execution;
 
 namespace BenchDashboard.Runner.Tests.Execution;

@@ -12,7 +12,7 @@ public sealed class AgentFrameTests
 {
     static DashboardFactory Dashboard() => new(new() { ["Agents:Keys:alpha"] = "alpha-key" });
 
-    static async Task<(WebSocket Socket, FrameLink Link)> LinkAsync(DashboardFactory app, string name = "alpha", string key = "alpha-key")
+    static async Task<(WebSocket Socket, FrameLink Link)> LinkAsync(DashboardFactory app, string name = "alpha", string key = "alpha-key", string? baseUrl = null)
     {
         var client = app.Server.CreateWebSocketClient();
         client.ConfigureRequest = request =>
@@ -22,7 +22,7 @@ public sealed class AgentFrameTests
         };
         var socket = await client.ConnectAsync(new Uri("ws://localhost" + AgentProtocol.Path), CancellationToken.None);
         var link = new FrameLink(socket);
-        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = "test", Version = AgentProtocol.Version }, CancellationToken.None);
+        await link.SendAsync(new AgentFrame { Type = AgentFrameTypes.Hello, Machine = "test", Version = AgentProtocol.Version, BaseUrl = baseUrl }, CancellationToken.None);
         // A heartbeat may come first.
         using var patience = new CancellationTokenSource(TimeSpan.FromSeconds(10));
         AgentFrame? first;
@@ -55,6 +55,33 @@ public sealed class AgentFrameTests
         Assert.Equal(WebSocketState.Open, newerSocket.State);
         olderSocket.Dispose();
         newerSocket.Dispose();
+    }
+
+    [Theory]
+    [InlineData("https://bench-cfg1.azurewebsites.net/", "https://bench-cfg1.azurewebsites.net")]
+    [InlineData("http://127.0.0.1:5071/site", "http://127.0.0.1:5071/site")]
+    [InlineData("javascript:alert(1)", null)] // shown and linked to on pages: only an http(s) address is kept
+    [InlineData("https://bench-cfg1.azurewebsites.net/?sig=secret", null)]
+    [InlineData(null, null)]
+    public async Task TheBaseUrlAnAgentSaysInItsHelloIsListedByTheApiAndTheAgentsPage(string? said, string? kept)
+    {
+        await using var app = Dashboard();
+        var client = app.CreateClient();
+        var (socket, _) = await LinkAsync(app, baseUrl: said);
+
+        // The hello is read after the welcome is sent: wait until the registry has it.
+        System.Text.Json.JsonElement agent = default;
+        for (var tries = 0; tries < 100; tries++)
+        {
+            agent = (await client.GetFromJsonAsync<System.Text.Json.JsonElement>("/api/agents")).EnumerateArray().Single(a => a.GetProperty("name").GetString() == "alpha");
+            if (agent.GetProperty("machine").GetString() == "test") break;
+            await Task.Delay(50);
+        }
+        Assert.Equal("test", agent.GetProperty("machine").GetString());
+        Assert.Equal(kept, agent.GetProperty("baseUrl").GetString());
+        var page = System.Net.WebUtility.HtmlDecode(await client.GetStringAsync("/agents"));
+        Assert.Contains($"<td data-field=\"base-url\">{kept ?? "–"}</td>", page);
+        socket.Abort();
     }
 
     [Fact]

@@ -22,7 +22,8 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
         await using var dashboard = await Dashboard.StartAsync(published, dir);
 
         // Linked, with its machine and a clock offset from the shortest of its ping round trips.
-        await using var alpha = dashboard.StartAgent(published, dir, "alpha", "alpha-key");
+        // With its own public address (Runner:PublicUrl), which it says in its hello: what a run from outside measures it at.
+        await using var alpha = dashboard.StartAgent(published, dir, "alpha", "alpha-key", new() { ["Runner__PublicUrl"] = "https://bench-alpha.example.net/" });
         var (linked, _) = await dashboard.UntilAgentAsync("alpha", linked: true, a => a.GetProperty("clockOffsetMs").ValueKind == JsonValueKind.Number);
         var offset = linked.GetProperty("clockOffsetMs").GetDouble();
         var roundTrip = linked.GetProperty("clockRoundTripMs").GetDouble();
@@ -30,6 +31,7 @@ public sealed class AgentLinkTests(PublishedOutput published, ITestOutputHelper 
         // Same machine, same clock: the true offset is 0, and the estimate is within half its round trip.
         Assert.InRange(Math.Abs(offset), 0, roundTrip / 2 + 0.05);
         Assert.Equal(Environment.MachineName, linked.GetProperty("machine").GetString());
+        Assert.Equal("https://bench-alpha.example.net", linked.GetProperty("baseUrl").GetString());
         var page = WebUtility.HtmlDecode(await dashboard.Client.GetStringAsync("/agents"));
         Assert.Contains("<tr data-agent=\"alpha\">", page);
 

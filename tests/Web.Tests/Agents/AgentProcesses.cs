@@ -29,13 +29,20 @@ sealed record Dashboard(PublishedApp App, HttpClient Client, int Port) : IAsyncD
         return new Dashboard(app, client, port);
     }
 
-    /// <summary>An agent process linking to this dashboard; loopback targets are allowed to it, as to the dashboard.</summary>
-    public PublishedApp StartAgent(PublishedOutput published, TempDirectory dir, string name, string key) =>
-        PublishedApp.Start(published.Folder, published.Folder, new()
+    /// <summary>
+    /// An agent process linking to this dashboard; loopback targets are allowed to it, as to the dashboard.
+    /// <paramref name="extra"/>: more of its environment (a configuration's platform settings).
+    /// </summary>
+    public PublishedApp StartAgent(PublishedOutput published, TempDirectory dir, string name, string key, Dictionary<string, string?>? extra = null)
+    {
+        var environment = new Dictionary<string, string?>
         {
             ["Runner__Mode"] = "agent", ["Runner__Coordinator"] = $"http://127.0.0.1:{Port}", ["Runner__AgentName"] = name, ["Runner__AgentKey"] = key,
             ["HOME"] = dir.Path, ["DOTNET_ENVIRONMENT"] = "Production", ["Targets__AllowLoopback"] = "true",
-        }, "--runner");
+        };
+        foreach (var (variable, value) in extra ?? []) environment[variable] = value;
+        return PublishedApp.Start(published.Folder, published.Folder, environment, "--runner");
+    }
 
     public async Task<JsonElement?> AgentAsync(string name, bool linked) =>
         (await Client.GetFromJsonAsync<JsonElement>("/api/agents")).EnumerateArray()
@@ -53,6 +60,31 @@ sealed record Dashboard(PublishedApp App, HttpClient Client, int Port) : IAsyncD
         }
         throw new TimeoutException($"Agent {name} not {(linked ? "linked" : "lost")} within {seconds} s: {await Client.GetStringAsync("/api/agents")}");
     }
+
+    /// <summary>Queues a run (which must be accepted); its id.</summary>
+    public async Task<long> QueueAsync(object request)
+    {
+        var response = await Client.PostAsJsonAsync("/api/runs", request);
+        Assert.True(response.StatusCode == System.Net.HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
+        return (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
+    }
+
+    public async Task<JsonElement> RunAsync(long id, bool stats = true) =>
+        await Client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}{(stats ? "" : "?includeStats=false")}");
+
+    /// <summary>Polls the run (cheaply) until <paramref name="done"/>; then the run with its statistics, and how long that took.</summary>
+    public async Task<(JsonElement Run, TimeSpan After)> UntilRunAsync(long id, Func<JsonElement, bool> done, double seconds)
+    {
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < TimeSpan.FromSeconds(seconds))
+        {
+            if (done(await RunAsync(id, stats: false))) return (await RunAsync(id), clock.Elapsed);
+            await Task.Delay(50);
+        }
+        throw new TimeoutException($"Run {id} not there within {seconds} s: {await Client.GetStringAsync($"/api/runs/{id}?includeStats=false")}");
+    }
+
+    public static bool Final(JsonElement run) => run.GetProperty("status").GetString() is not ("queued" or "running");
 
     public async ValueTask DisposeAsync()
     {

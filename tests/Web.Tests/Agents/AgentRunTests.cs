@@ -63,29 +63,11 @@ public sealed class AgentRunTests(PublishedOutput published, ITestOutputHelper o
         return id;
     }
 
-    static async Task<long> QueueAsync(Dashboard dashboard, object request)
-    {
-        var response = await dashboard.Client.PostAsJsonAsync("/api/runs", request);
-        Assert.True(response.StatusCode == HttpStatusCode.Created, await response.Content.ReadAsStringAsync());
-        return (await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt64();
-    }
+    static Task<long> QueueAsync(Dashboard dashboard, object request) => dashboard.QueueAsync(request);
 
-    static async Task<JsonElement> RunAsync(Dashboard dashboard, long id, bool stats = true) =>
-        await dashboard.Client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}{(stats ? "" : "?includeStats=false")}");
+    static Task<(JsonElement Run, TimeSpan After)> UntilAsync(Dashboard dashboard, long id, Func<JsonElement, bool> done, double seconds) => dashboard.UntilRunAsync(id, done, seconds);
 
-    static async Task<(JsonElement Run, TimeSpan After)> UntilAsync(Dashboard dashboard, long id, Func<JsonElement, bool> done, double seconds)
-    {
-        var clock = Stopwatch.StartNew();
-        while (clock.Elapsed < TimeSpan.FromSeconds(seconds))
-        {
-            var run = await RunAsync(dashboard, id, stats: false);
-            if (done(run)) return (await RunAsync(dashboard, id), clock.Elapsed);
-            await Task.Delay(50);
-        }
-        throw new TimeoutException($"Run {id} not there within {seconds} s: {await dashboard.Client.GetStringAsync($"/api/runs/{id}?includeStats=false")}");
-    }
-
-    static bool Final(JsonElement run) => run.GetProperty("status").GetString() is not ("queued" or "running");
+    static bool Final(JsonElement run) => Dashboard.Final(run);
 
     static JsonElement AgentRow(JsonElement run, string name) =>
         run.GetProperty("agents").EnumerateArray().Single(a => a.GetProperty("agent").GetString() == name);

@@ -49,7 +49,7 @@ public class BenchmarksApiTests
         var benchmark = await created.Content.ReadFromJsonAsync<JsonElement>();
         var id = benchmark.GetProperty("id").GetInt32();
         Assert.Equal($"/api/benchmarks/{id}", created.Headers.Location!.OriginalString);
-        Assert.Equal(["id", "name", "kind", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "webhooks"], benchmark.EnumerateObject().Select(p => p.Name));
+        Assert.Equal(["id", "name", "kind", "parameters", "schedule", "timeZone", "enabled", "thresholds", "agents", "webhooks", "onEach", "rounds"], benchmark.EnumerateObject().Select(p => p.Name));
         Assert.Equal("http", benchmark.GetProperty("kind").GetString());
         Assert.Equal("0 2 * * *", benchmark.GetProperty("schedule").GetString());
         Assert.Equal("Europe/Berlin", benchmark.GetProperty("timeZone").GetString());

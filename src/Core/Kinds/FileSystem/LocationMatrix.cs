@@ -15,15 +15,7 @@ public sealed record LocationCell(LocationFigures Figures)
         get
         {
             if (Figures.IsBaseline) return "baseline";
-            if (Figures.Ratio is not { } r) return "–";
-            var ratio = r >= 1 ? $"{Ratios.Times(r)} slower" : $"{Ratios.Times(1 / r)} faster";
-            return Figures.MedianCall switch
-            {
-                VerdictCall.Faster or VerdictCall.Slower => ratio,
-                VerdictCall.Equivalent => $"equivalent (within ±{Ratios.Percent(Verdicts.DefaultMargin)})",
-                VerdictCall.NoClearDifference => "no clear difference",
-                _ => ratio + ", not judged",
-            };
+            return Figures.Ratio is { } r ? Verdicts.RatioWords(r, Figures.MedianCall) : "–";
         }
     }
 }

@@ -1,5 +1,6 @@
 using System.Text.Json.Serialization;
 using BenchDashboard.Core.Benchmarks;
+using BenchDashboard.Core.Kinds.Http.Journeys;
 
 namespace BenchDashboard.Core.Kinds.Http;
 
@@ -12,6 +13,19 @@ public sealed record HttpParameters : LoadParameters
     public string Method { get; init; } = "GET";
     public Dictionary<string, string> Headers { get; init; } = new();
     public string? Body { get; init; }
+
+    /// <summary>
+    /// A journey instead of one request (<see cref="Url"/>, <see cref="Method"/>, <see cref="Headers"/> and
+    /// <see cref="Body"/> then stay unset): one operation is an iteration of these steps in order, on the worker's
+    /// connection(s). Null: the one request, on the path it has always taken.
+    /// </summary>
+    // Left out when null: one request's stored parameters (and exports) keep exactly the shape they had.
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public List<HttpStep>? Steps { get; init; }
+
+    /// <summary>Whether this is a journey of <see cref="Steps"/> rather than one request.</summary>
+    [JsonIgnore]
+    public bool IsJourney => Steps is not null;
 
     public bool KeepAlive { get; init; } = true;
 
@@ -59,6 +73,10 @@ public sealed record HttpVariant
     public string? Method { get; init; }
     public Dictionary<string, string>? Headers { get; init; }
     public string? Body { get; init; }
+
+    /// <summary>Steps that replace the journey's (a variant changes steps by giving them all).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public List<HttpStep>? Steps { get; init; }
     public bool? KeepAlive { get; init; }
     public int? TimeoutMs { get; init; }
 
@@ -71,6 +89,7 @@ public sealed record HttpVariant
         Method = Method ?? run.Method,
         Headers = Headers ?? run.Headers,
         Body = Body ?? run.Body,
+        Steps = Steps ?? run.Steps,
         KeepAlive = KeepAlive ?? run.KeepAlive,
         TimeoutMs = TimeoutMs ?? run.TimeoutMs,
     };
@@ -82,6 +101,7 @@ public sealed record HttpVariant
         if (Method is not null) yield return "method";
         if (Headers is not null) yield return "headers";
         if (Body is not null) yield return "body";
+        if (Steps is not null) yield return "steps";
         if (KeepAlive is not null) yield return "keepAlive";
         if (TimeoutMs is not null) yield return "timeoutMs";
     }

@@ -20,6 +20,15 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
 
     /// <summary>Its runs spread over this many runner agents; empty: the dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
+
+    /// <summary>Or its runs run the same workload on each of these agents in turn (checked and typed names; the first is the baseline).</summary>
+    [BindProperty] public List<string?> OnEach { get; set; } = [];
+
+    /// <summary>How many turns each agent of <see cref="OnEach"/> takes.</summary>
+    [BindProperty] public int? Rounds { get; set; }
+
+    /// <summary>The "On each agent" field as saved or posted.</summary>
+    public OnEachFieldModel OnEachField => OnEachFieldModel.Of(OnEachFieldModel.From(OnEach, Rounds), Form);
     [BindProperty(SupportsGet = true)] public string? Kind { get; set; }
 
     /// <summary>Webhook URLs, one a line: where a run that fails, fails its limits or regresses is announced.</summary>
@@ -55,6 +64,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         TimeZone = benchmark.TimeZone;
         Enabled = benchmark.Enabled;
         Agents = benchmark.Agents;
+        if (Core.Agents.OnEach.Parse(benchmark.OnEachJson) is { } onEach) (OnEach, Rounds) = ([.. onEach.Agents], onEach.Rounds);
         WebhookUrls = string.Join('\n', benchmark.WebhookUrls);
         Limits = ThresholdsForm.From(RunHistory.ThresholdsOf(benchmark));
         Current = page;
@@ -74,7 +84,7 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
         ModelState.ForgetIgnoredFields(Form, prefix);
         ModelState.KeepCheckboxesRenderable(Form, prefix);
         ModelState.KeepCheckboxRenderable(nameof(Enabled));
-        if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits))) return Refused();
+        if (!ModelState.IsValidFor(prefix) || !ModelState.IsValidFor(nameof(Limits)) || !ModelState.IsValidFor(nameof(Rounds))) return Refused();
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);
         if (errors.Count == 0)
@@ -82,7 +92,8 @@ public sealed class EditModel(BenchmarkStore store, KindForms forms, Microsoft.E
             // Without a signing key the field is disabled, so a browser sends none: the stored addresses stay as they are.
             var webhookUrls = WebhookUrls is null && !SigningKeySet ? null
                 : (WebhookUrls ?? "").Split('\n', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries);
-            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "", webhookUrls);
+            (var saved, errors) = await store.SaveAsync(id, Name ?? "", parameters, CronSchedule, Enabled, ct, Limits.ToThresholds(), Agents, TimeZone ?? "", webhookUrls,
+                OnEachFieldModel.From(OnEach, Rounds));
             if (saved is not null)
             {
                 SavedMessage = ScheduleWords.Saved(saved, DateTimeOffset.UtcNow);

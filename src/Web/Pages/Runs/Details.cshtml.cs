@@ -62,6 +62,9 @@ public sealed class DetailsModel(
     /// <summary>What the analysis and the per-sample chart show of an open-model run: corrected latency or service time (<c>?latency=service</c>).</summary>
     public LatencyBasis Basis { get; private set; }
 
+    /// <summary>A run on each of several agents: its table per configuration (per phase), as the Markdown and text lead with.</summary>
+    public IReadOnlyList<AnswerTable> Configurations { get; private set; } = [];
+
     public async Task<IActionResult> OnGetAsync(long id, string? baseline, int? window, string? series, string? latency, CancellationToken ct)
     {
         if (!Api.LatencyBasisQuery.TryParse(latency, out var basis)) AnalysisError = Api.LatencyBasisQuery.Message;
@@ -98,6 +101,7 @@ public sealed class DetailsModel(
                 Comparison = BaselineComparison.Compare(report.Series.Select(s => (s.Name, s.Statistics)).ToList(), Baseline!,
                     SeriesBasis.Unit is null ? null : SeriesBasis.UnitsOf);
         }
+        if (report.Run.Status.IsFinal()) Configurations = Core.Reports.Configurations.ConfigurationAnswer.Of(report.Run, report.Digest);
         Picked = report.Series.FirstOrDefault(s => s.Name == series);
         ChartJson = RunCharts.Build(shown, Analysis, OpenLoad, Picked?.Name);
         if (!report.Run.Status.IsFinal() && kinds.Profile(report.Run) is { } profile) TargetRateJson = RunCharts.TargetRate(profile);
@@ -127,7 +131,10 @@ public sealed class DetailsModel(
     public async Task<IActionResult> OnPostSaveAsync(long id, string? name, CancellationToken ct)
     {
         if (await queries.FindAsync(id, ct) is not { } run || kinds.Find(run.Kind) is not { } kind) return NotFound();
-        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct, agents: run.Agents);
+        // A run on each agent counts its agents in Agents too: saved as the agents it ran on each of, not as a load to divide.
+        var onEach = Core.Agents.OnEach.Parse(run.OnEachJson);
+        var (saved, errors) = await benchmarks.SaveAsync(null, name ?? "", kind.Deserialize(run.ParametersJson), cron: null, enabled: true, ct,
+            agents: onEach is null ? run.Agents : null, onEach: onEach);
         if (saved is null)
         {
             Message = "Not saved: " + string.Join(" ", errors.SelectMany(e => e.Value));

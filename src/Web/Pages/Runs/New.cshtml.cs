@@ -15,6 +15,15 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
     /// <summary>Spread the run over this many runner agents; empty: this dashboard's own runner.</summary>
     [BindProperty] public int? Agents { get; set; }
 
+    /// <summary>Or the same workload on each of these agents in turn (checked and typed names; the first is the baseline).</summary>
+    [BindProperty] public List<string?> OnEach { get; set; } = [];
+
+    /// <summary>How many turns each agent of <see cref="OnEach"/> takes.</summary>
+    [BindProperty] public int? Rounds { get; set; }
+
+    /// <summary>The "On each agent" field as posted.</summary>
+    public OnEachFieldModel OnEachField => OnEachFieldModel.Of(OnEachFieldModel.From(OnEach, Rounds), Form);
+
     /// <summary>Queue the run several times and open their comparison; also filled from the address.</summary>
     [BindProperty(SupportsGet = true)] public RepeatFields Repeat { get; set; } = new();
 
@@ -39,7 +48,7 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         await TryUpdateModelAsync(Form, Form.GetType(), Current.Pages.Prefix);
         ModelState.ForgetIgnoredFields(Form, Current.Pages.Prefix);
         Repeat.Describe(Current.Kind, Form, $"{Request.Scheme}://{Request.Host}");
-        if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)) || !ModelState.IsValidFor(nameof(Repeat)))
+        if (!ModelState.IsValidFor(Current.Pages.Prefix) || !ModelState.IsValidFor(nameof(Agents)) || !ModelState.IsValidFor(nameof(Repeat)) || !ModelState.IsValidFor(nameof(Rounds)))
         {
             ModelState.KeepCheckboxesRenderable(Form, Current.Pages.Prefix);
             return Page();
@@ -47,15 +56,16 @@ public sealed class NewModel(RunQueue queue, KindForms forms) : PageModel
         var errors = new Dictionary<string, string[]>();
         var parameters = Form.ToParameters(errors);
         var repeat = Repeat.ToRequest(errors);
+        var onEach = OnEachFieldModel.From(OnEach, Rounds);
         if (errors.Count == 0 && repeat is not null)
         {
-            var (queued, refused) = await BenchDashboard.Web.Api.RepeatedRuns.QueueAsync(queue, Current.Kind, parameters, repeat, Agents, ct);
+            var (queued, refused) = await BenchDashboard.Web.Api.RepeatedRuns.QueueAsync(queue, Current.Kind, parameters, repeat, Agents, ct, onEach);
             if (queued is not null) return Redirect(queued.Compare);
             errors = refused.ToDictionary(e => e.Key == "separateRuns" ? "Repeat.Times" : e.Key, e => e.Value);
         }
         else if (errors.Count == 0)
         {
-            var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct, Agents);
+            var result = await queue.EnqueueAsync(parameters, benchmarkId: null, ct, Agents, onEach);
             if (result.IsValid) return Redirect($"/runs/{result.Run!.Id}");
             errors = result.Errors.ToDictionary();
         }

@@ -27,7 +27,7 @@ public static class ModelStateErrors
             var key = field switch
             {
                 "kind" => "", // about the whole form: shown in its validation summary
-                "name" or "cronSchedule" or "timeZone" or "agents" or "webhookUrls" => pascal,
+                "name" or "cronSchedule" or "timeZone" or "agents" or "webhookUrls" or "onEach" or "rounds" => pascal,
                 _ when thresholdsPrefix is not null && ThresholdFields.Contains(field) => $"{thresholdsPrefix}.{pascal}",
                 _ => $"{prefix}.{pascal}",
             };

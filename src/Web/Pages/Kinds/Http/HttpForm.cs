@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
+using BenchDashboard.Core.Kinds.Http.Journeys;
 
 namespace BenchDashboard.Web.Pages.Kinds.Http;
 
@@ -7,12 +8,15 @@ namespace BenchDashboard.Web.Pages.Kinds.Http;
 [KindPages(HttpKind.KindName, Prefix = "Http", Fields = "/Pages/Kinds/Http/_HttpFields.cshtml", Run = "/Pages/Kinds/Http/_HttpRun.cshtml", Answer = "/Pages/Kinds/Http/_Answer.cshtml")]
 public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(requests: 100, durationSeconds: 10, timeoutMs: 10_000)
 {
-    public string Url { get; set; } = "";
+    public string? Url { get; set; } = "";
     public string Method { get; set; } = "GET";
 
     /// <summary>One "Name: value" per line.</summary>
     public string? Headers { get; set; }
     public string? Body { get; set; }
+
+    /// <summary>A stored journey's steps as JSON, kept through an edit (the form has no steps editor yet); null for one request.</summary>
+    public string? StepsJson { get; set; }
 
     public bool KeepAlive { get; set; } = true;
     public int WarmupRequests { get; set; }
@@ -31,9 +35,14 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
             if (colon <= 0) errors["headers"] = [$"'{line}' is not a header: write one 'Name: value' per line."];
             else headers[line[..colon].Trim()] = line[(colon + 1)..].Trim();
         }
+        List<HttpStep>? steps = null;
+        if (!string.IsNullOrWhiteSpace(StepsJson))
+            try { steps = Core.Json.Deserialize<List<HttpStep>>(StepsJson); }
+            catch (System.Text.Json.JsonException) { errors["steps"] = ["The steps are not valid JSON; edit them through the API."]; }
         return WithLoad(new HttpParameters
         {
-            Url = Url.Trim(),
+            Steps = steps,
+            Url = (Url ?? "").Trim(),
             Method = Method.Trim().ToUpperInvariant(),
             Headers = headers,
             Body = string.IsNullOrEmpty(Body) ? null : Body,
@@ -66,6 +75,7 @@ public sealed class HttpForm() : VariantsForm<HttpParameters, HttpVariantForm>(r
 
     public override void Load(HttpParameters p)
     {
+        StepsJson = p.Steps is null ? null : System.Text.Json.JsonSerializer.Serialize(p.Steps, new System.Text.Json.JsonSerializerOptions(Core.Json.Options) { WriteIndented = true });
         Url = p.Url;
         Method = p.Method;
         Headers = string.Join("\n", p.Headers.Select(h => $"{h.Key}: {h.Value}"));

@@ -1,4 +1,4 @@
-namespace BenchDashboard.Runner.Execution;
+namespace BenchDashboard.Core.Benchmarks;
 
 /// <summary>
 /// Which variant leads each round of interleaved variants. Always the first led, an A/A pair at c = 1 on a loaded
