@@ -21,6 +21,9 @@ public sealed class HistoryTables
     public IEntityType Runs { get; }
     public IEntityType Samples { get; }
 
+    /// <summary>Among <see cref="PerRun"/>: moved as rows, but what they hold is counted as samples.</summary>
+    public IEntityType SampleBlocks { get; }
+
     /// <summary>
     /// An installation's own keys (the sign-in key ring, the fingerprint key) are not history: the target keeps its
     /// own, which its dashboards already use; a target's fingerprints of moved runs are its key's.
@@ -34,6 +37,7 @@ public sealed class HistoryTables
     {
         Runs = model.FindEntityType(typeof(Run))!;
         Samples = model.FindEntityType(typeof(Sample))!;
+        SampleBlocks = model.FindEntityType(typeof(SampleBlock))!;
         var perRun = new List<(IEntityType, IForeignKey)>();
         var shared = new List<IEntityType>();
         foreach (var type in model.GetEntityTypes().Where(t => t != Runs && t != Samples && !t.IsOwned() && IsHistory(t)))
@@ -97,6 +101,21 @@ public sealed class HistoryTables
         var counts = new Dictionary<long, long>();
         await ReadAsync(db, $"SELECT \"{column}\", COUNT(*) FROM \"{Table(type)}\" GROUP BY \"{column}\"",
             reader => counts[Convert.ToInt64(reader.GetValue(0))] = Convert.ToInt64(reader.GetValue(1)), ct);
+        return counts;
+    }
+
+    /// <summary>Samples per run: the counts of its blocks plus its rows from before blocks (a run may have both).</summary>
+    public static async Task<Dictionary<long, long>> SamplesPerRunAsync(BenchDbContext db, HistoryTables tables, CancellationToken ct)
+    {
+        var counts = await CountsPerRunAsync(db, tables.Samples, tables.Samples.GetForeignKeys().Single(k => k.PrincipalEntityType == tables.Runs), ct);
+        var blocks = tables.SampleBlocks;
+        var runColumn = Column(blocks, blocks.GetForeignKeys().Single(k => k.PrincipalEntityType == tables.Runs).Properties[0]);
+        var countColumn = Column(blocks, blocks.FindProperty(nameof(SampleBlock.Count))!);
+        await ReadAsync(db, $"SELECT \"{runColumn}\", SUM(\"{countColumn}\") FROM \"{Table(blocks)}\" GROUP BY \"{runColumn}\"", reader =>
+        {
+            var runId = Convert.ToInt64(reader.GetValue(0));
+            counts[runId] = counts.GetValueOrDefault(runId) + Convert.ToInt64(reader.GetValue(1));
+        }, ct);
         return counts;
     }
 
