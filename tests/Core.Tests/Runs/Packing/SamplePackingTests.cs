@@ -84,6 +84,25 @@ public sealed class SamplePackingTests
         for (var seed = 0; seed < 400; seed++) AssertRoundTrip(RandomBlock(seed));
     }
 
+    /// <summary>
+    /// Blocks already stored must read the same with every later build, and a faster encoder must write what the
+    /// first one did: the SHA-256 of these seeded blocks as the encoder wrote them when blocks were first stored.
+    /// </summary>
+    [Fact]
+    public void TheBytesAreTheOnesTheFirstEncoderWrote()
+    {
+        using var hash = System.Security.Cryptography.IncrementalHash.CreateHash(System.Security.Cryptography.HashAlgorithmName.SHA256);
+        for (var seed = 0; seed < 400; seed++) hash.AppendData(SamplePacking.Pack(RandomBlock(seed)));
+        var random = new Random(44);
+        hash.AppendData(SamplePacking.Pack(Enumerable.Range(0, SamplePacking.BlockSamples).Select(i => new Sample
+        {
+            Index = i, OffsetNs = i * 60_000L + random.Next(3_000), LatencyNs = 1_000_000 + random.Next(300_000), HeadersNs = 990_000 + random.Next(5_000),
+            StatusCode = 200, Bytes = 4096, Connection = i % 16, LagNs = random.Next(40_000),
+        }).ToList()));
+        var hex = Convert.ToHexString(hash.GetCurrentHash());
+        Assert.True(hex == "7FFCE5BF91D2B2F8D625A241CFAB575B5379EBCC7A735462DCAD340BEC776E25", hex);
+    }
+
     [Fact]
     public void AnEmptyBlockReadsBackEmpty() => Assert.Empty(SamplePacking.Unpack(SamplePacking.Pack([]), 1, null));
 
