@@ -124,7 +124,20 @@ static class PackedColumns
             var bits = column.Bytes(BitBytes(into.Length - first, width));
             ulong buffer = 0;
             int held = 0, at = 0;
-            for (var i = first; i < into.Length; i++)
+            if (width <= MaxAccumulated)
+            {
+                // Whole bytes into a 64-bit accumulator until it holds a value's width (the loop below, a byte at a time).
+                var mask = (1UL << width) - 1;
+                for (var i = first; i < into.Length; i++)
+                {
+                    for (; held < width; held += 8) buffer |= (ulong)bits[at++] << held;
+                    var value = unchecked(min + (long)(buffer & mask));
+                    buffer >>= width;
+                    held -= width;
+                    into[i] = first == 1 ? unchecked(into[i - 1] + value) : value;
+                }
+            }
+            else for (var i = first; i < into.Length; i++)
             {
                 ulong item = 0;
                 for (var got = 0; got < width;)
@@ -237,6 +250,9 @@ static class PackedColumns
         }
     }
 
+    /// <summary>The widest value an accumulator of 64 bits takes with up to 7 bits still held (wider ones go bit run by bit run).</summary>
+    const int MaxAccumulated = 56;
+
     static int Width(ulong range) => 64 - System.Numerics.BitOperations.LeadingZeroCount(range);
 
     static int BitBytes(int count, int width) => (int)(((long)count * width + 7) / 8);
@@ -245,6 +261,19 @@ static class PackedColumns
     static void WriteBits(PackWriter writer, ReadOnlySpan<long> values, int from, long min, int width, bool deltas)
     {
         var bytes = writer.Zeroed(BitBytes(values.Length - from, width));
+        if (width <= MaxAccumulated)
+        {
+            // Through a 64-bit accumulator, whole bytes out as they fill: the same bits as the loop below, a byte at a time.
+            ulong held = 0;
+            int count = 0, at = 0;
+            for (var i = from; i < values.Length; i++)
+            {
+                held |= unchecked((ulong)((deltas ? values[i] - values[i - 1] : values[i]) - min)) << count;
+                for (count += width; count >= 8; count -= 8, held >>= 8) bytes[at++] = (byte)held;
+            }
+            if (count > 0) bytes[at] = (byte)held;
+            return;
+        }
         long bit = 0;
         for (var i = from; i < values.Length; i++)
         {

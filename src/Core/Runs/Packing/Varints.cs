@@ -13,12 +13,8 @@ static class Varints
 
     public static long UnZigZag(ulong value) => (long)(value >> 1) ^ -(long)(value & 1);
 
-    public static int Size(ulong value)
-    {
-        var size = 1;
-        while (value >= 0x80) { value >>= 7; size++; }
-        return size;
-    }
+    /// <summary>Bytes of <paramref name="value"/> as a varint: one per 7 significant bits (counted for every value of every column, so without a loop).</summary>
+    public static int Size(ulong value) => System.Numerics.BitOperations.Log2(value | 1) / 7 + 1;
 }
 
 /// <summary>A growing byte buffer with varint writes; rented arrays, so packing a block allocates its result only.</summary>
