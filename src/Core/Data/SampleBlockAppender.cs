@@ -34,13 +34,14 @@ public sealed class SampleBlockAppender
         {
             tails.TryGetValue(group.Key, out var tail);
             var samples = tail is null ? group.ToList() : [.. tail.Samples, .. group];
+            SampleBlock.SortByIndex(samples); // once here, so packing and the new tail find them in order
             if (tail is not null) Delete(connection, transaction, group.Key.RunId, tail.FirstIndex);
             var blocks = SampleBlock.Pack(group.Key.RunId, samples).ToList();
             foreach (var block in blocks) Insert(connection, transaction, block);
             written.Blocks += blocks.Count;
             var last = blocks[^1];
             written.Tails[group.Key] = last.Count == SamplePacking.BlockSamples ? null
-                : new Tail(last.FirstIndex, samples.OrderBy(s => s.Index).TakeLast(last.Count).ToList());
+                : new Tail(last.FirstIndex, samples.GetRange(samples.Count - last.Count, last.Count));
         }
         return written;
     }

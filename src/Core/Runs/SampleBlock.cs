@@ -30,7 +30,8 @@ public sealed class SampleBlock
     {
         foreach (var series in samples.GroupBy(s => s.Series))
         {
-            var ordered = series.OrderBy(s => s.Index).ToList();
+            var ordered = series.ToList();
+            SortByIndex(ordered);
             for (var at = 0; at < ordered.Count; at += SamplePacking.BlockSamples)
             {
                 var part = ordered.GetRange(at, Math.Min(SamplePacking.BlockSamples, ordered.Count - at));
@@ -48,6 +49,20 @@ public sealed class SampleBlock
                 };
             }
         }
+    }
+
+    /// <summary>
+    /// Puts a run's samples in index order; they mostly come in that order already (the writer's batches), and then
+    /// are only looked over. Indexes are unique in a run, so the sort need not be stable.
+    /// </summary>
+    public static void SortByIndex(List<Sample> samples)
+    {
+        for (var i = 1; i < samples.Count; i++)
+            if (samples[i].Index < samples[i - 1].Index)
+            {
+                samples.Sort(static (a, b) => a.Index.CompareTo(b.Index));
+                return;
+            }
     }
 
     /// <summary>Its samples, in index order.</summary>
