@@ -15,9 +15,12 @@ public sealed record LatencyLadder(
         [("50%", 500), ("66%", 660), ("75%", 750), ("80%", 800), ("90%", 900), ("95%", 950), ("98%", 980), ("99%", 990), ("99.9%", 999)];
 
     /// <summary>Null for no values: an empty set has no minimum or median to report.</summary>
-    public static LatencyLadder? From(IEnumerable<long> durationsNs)
+    public static LatencyLadder? From(IEnumerable<long> durationsNs) => FromUnsorted(durationsNs.ToArray());
+
+    /// <summary>As <see cref="From"/>, sorting <paramref name="durationsNs"/> itself (a caller's own copy: no second one).</summary>
+    public static LatencyLadder? FromUnsorted(long[] durationsNs)
     {
-        var sorted = durationsNs.ToArray();
+        var sorted = durationsNs;
         if (sorted.Length == 0) return null;
         Array.Sort(sorted);
 
