@@ -18,11 +18,11 @@ public sealed record LatencyLadder(
     public static LatencyLadder? From(IEnumerable<long> durationsNs) => FromUnsorted(durationsNs.ToArray());
 
     /// <summary>As <see cref="From"/>, sorting <paramref name="durationsNs"/> itself (a caller's own copy: no second one).</summary>
-    public static LatencyLadder? FromUnsorted(long[] durationsNs)
+    public static LatencyLadder? FromUnsorted(Span<long> durationsNs)
     {
         var sorted = durationsNs;
         if (sorted.Length == 0) return null;
-        Array.Sort(sorted);
+        sorted.Sort();
 
         double sum = 0;
         foreach (var v in sorted) sum += v;
@@ -31,9 +31,10 @@ public sealed record LatencyLadder(
         foreach (var v in sorted) squares += (v - mean) * (v - mean);
         var stdDev = sorted.Length > 1 ? Math.Sqrt(squares / (sorted.Length - 1)) : 0;
 
-        long P(int permille) => Percentile.NearestRank(sorted, permille);
         return new LatencyLadder(sorted.Length, sorted[0], mean, stdDev,
-            P(500), P(660), P(750), P(800), P(900), P(950), P(980), P(990), P(999), sorted[^1]);
+            Percentile.NearestRank(sorted, 500), Percentile.NearestRank(sorted, 660), Percentile.NearestRank(sorted, 750),
+            Percentile.NearestRank(sorted, 800), Percentile.NearestRank(sorted, 900), Percentile.NearestRank(sorted, 950),
+            Percentile.NearestRank(sorted, 980), Percentile.NearestRank(sorted, 990), Percentile.NearestRank(sorted, 999), sorted[^1]);
     }
 
     /// <summary>

@@ -48,6 +48,6 @@ public sealed record OpenLoadReport(IReadOnlyList<SecondRate> PerSecond, int Lat
         return new OpenLoadReport(
             Enumerable.Range(0, seconds).Select(i => new SecondRate(i, due[i], started[i])).ToList(),
             late,
-            LatencyLadder.FromUnsorted(SampleTable.Values(measured, _ => true, r => t.LagNs(r)!.Value)));
+            LatencyLadder.FromUnsorted(t.ScratchValues(measured, _ => true, r => t.LagNs(r)!.Value)));
     }
 }

@@ -17,7 +17,7 @@ public sealed record RunAnalysis(
         var t = SampleTable.Of(samples);
         var measured = SampleTable.Where(t.AllRows(), r => !t.IsWarmup(r));
         var length = windowSeconds ?? TimeWindows.DefaultLengthSeconds(ElapsedNs(t, measured));
-        return Steady(t, measured) with { WindowSeconds = length, Windows = TimeWindows.Build(t, measured, length * 1_000_000_000L, new long[measured.Length]) };
+        return Steady(t, measured) with { WindowSeconds = length, Windows = TimeWindows.Build(t, measured, length * 1_000_000_000L, t.Scratch) };
     }
 
     /// <summary>The span of the measured samples' starts, which the window lengths divide.</summary>
@@ -29,20 +29,21 @@ public sealed record RunAnalysis(
     {
         // Stored samples come in index order; others are put in it (a stable sort, where the old one was not: indexes are unique in a run).
         var answered = t.ByIndex(SampleTable.Where(measured, r => !t.Error(r).IsTransportError()));
-        var latencies = SampleTable.Values(answered, _ => true, t.LatencyNs);
-        var warmup = WarmupDetector.Detect(latencies);
+        // The latencies in the table's scratch: read in order by the warm-up's detection, then sorted for the ladders.
+        var latencies = t.ScratchValues(answered, _ => true, t.LatencyNs);
+        var warmup = WarmupDetector.Detect(new ArraySegment<long>(t.Scratch, 0, latencies.Length));
         var cut = warmup is { IsReliable: true } ? warmup.Samples : 0;
-        var steady = answered.AsSpan(cut);
-        var steadySamples = new SeriesSample[steady.Length];
-        for (var i = 0; i < steady.Length; i++) steadySamples[i] = new SeriesSample(t.Index(steady[i]), t.OffsetNs(steady[i]), t.LatencyNs(steady[i]));
         var afterWarmup = LatencyLadder.FromUnsorted(latencies[cut..]);
-        var all = LatencyLadder.FromUnsorted(latencies); // sorts them: last
+        var steady = new ArraySegment<int>(answered, cut, answered.Length - cut);
+        var steadySamples = new ListView<SeriesSample>(steady.Count, i => new SeriesSample(t.Index(steady[i]), t.OffsetNs(steady[i]), t.LatencyNs(steady[i])));
+        var degradation = DegradationDetector.Detect(steadySamples, latencies[cut..]); // sorted by the ladder; overwritten
+        var all = LatencyLadder.FromUnsorted(t.ScratchValues(answered, _ => true, t.LatencyNs));
         return new RunAnalysis(
             0, [], warmup,
             SteadyFromIndex: warmup is { IsReliable: true } && cut < answered.Length ? t.Index(answered[cut]) : null,
             All: all,
             AfterWarmup: afterWarmup,
-            Degradation: DegradationDetector.Detect(steadySamples));
+            Degradation: degradation);
     }
 }
 
@@ -73,7 +74,7 @@ public sealed record SeriesAnalysis(
             .Where(l => elapsed / (l * 1_000_000_000L) < TimeWindows.MaxWindows && l * 1_000_000_000L < 2 * Math.Max(elapsed, 1))
             .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
         var steady = RunAnalysis.Steady(t, measured);
-        var scratch = new long[measured.Length];
+        var scratch = t.Scratch;
         // A short run's charts get sub-second windows (the table keeps whole seconds, which a reader can pick).
         var fine = TimeWindows.FineLengthNs(elapsed);
         return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),

@@ -32,8 +32,11 @@ public sealed record SampleIndexChart(
         var answered = SampleTable.Where(rows, r => !t.Error(r).IsTransportError());
         var errors = SampleTable.Where(rows, r => t.Error(r) != ErrorKind.None);
         var hasSeries = rows.Any(r => t.SeriesId(r) >= 0);
-        IReadOnlyList<SeriesPoint> Points(Func<int, bool> keep) =>
-            SeriesDownsampler.MinMax(SampleTable.Where(answered, keep).Select(r => new SeriesPoint(t.Index(r), t.LatencyNs(r))).ToList(), MaxSeriesPoints);
+        IReadOnlyList<SeriesPoint> Points(Func<int, bool> keep)
+        {
+            var kept = SampleTable.Where(answered, keep);
+            return SeriesDownsampler.MinMax(new ListView<SeriesPoint>(kept.Length, i => new SeriesPoint(t.Index(kept[i]), t.LatencyNs(kept[i]))), MaxSeriesPoints).ToList();
+        }
         var seriesIds = new List<int>(); // in the order first met, as grouping does
         foreach (var r in answered)
             if (t.SeriesId(r) is var id and >= 0 && !t.IsWarmup(r) && !seriesIds.Contains(id)) seriesIds.Add(id);
@@ -62,9 +65,12 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 
     /// <param name="ranked">The answered measured latencies in request order.</param>
     /// <param name="sorted">The same, sorted.</param>
-    public static LatencyShape From(long[] ranked, long[] sorted) => new(
-        ranked.Length,
-        SeriesDownsampler.MinMax(ranked.Select((v, i) => new SeriesPoint(i, v)).ToList(), MaxPositionPoints),
+    public static LatencyShape From(long[] ranked, long[] sorted) => From(ranked, ranked.Length, sorted);
+
+    /// <param name="ranked">Holds the ranked latencies in its first <paramref name="count"/> items (a scratch buffer).</param>
+    internal static LatencyShape From(long[] ranked, int count, long[] sorted) => new(
+        count,
+        SeriesDownsampler.MinMax(new ListView<SeriesPoint>(count, i => new SeriesPoint(i, ranked[i])), MaxPositionPoints).ToList(),
         Distribution.Percentiles(sorted), Distribution.Cdf(sorted));
 }
 
@@ -123,9 +129,14 @@ public sealed record RunDigest(
         var kindFigures = figures(series, t);
         var configured = configurations?.Invoke(series, t);
 
-        // The shapes one at a time: each needs its ranked latencies, which are not kept.
-        var shapes = new Dictionary<string, LatencyShape> { [WholeRun] = LatencyShape.From(Ranked(t, all), sorted[WholeRun]) };
-        foreach (var s in series) shapes[s.Name] = LatencyShape.From(Ranked(t, seriesRows[s.Name]), sorted[s.Name]);
+        // The shapes one at a time, each from its ranked latencies made again in the table's scratch (not kept).
+        LatencyShape Shape(string key, int[] rows)
+        {
+            var ranked = t.ScratchValues(t.ByIndex(SampleTable.Where(rows, r => !t.IsWarmup(r) && !t.Error(r).IsTransportError())), _ => true, t.LatencyNs);
+            return LatencyShape.From(t.Scratch, ranked.Length, sorted[key]);
+        }
+        var shapes = new Dictionary<string, LatencyShape> { [WholeRun] = Shape(WholeRun, all) };
+        foreach (var s in series) shapes[s.Name] = Shape(s.Name, seriesRows[s.Name]);
 
         var digest = new RunDigest(
             CurrentVersion, basis, RunStatistics.From(t, all), series, OpenLoadReport.From(t, all), analyses,

@@ -86,15 +86,15 @@ public sealed record RunStatistics(
             TotalBytes: bytes,
             RequestsPerSecond: seconds > 0 ? measured.Length / seconds : 0,
             BytesPerSecond: seconds > 0 ? bytes / seconds : 0,
-            Latency: LatencyLadder.FromUnsorted(SampleTable.Values(measured, Answered, t.LatencyNs)),
-            Connect: LatencyLadder.FromUnsorted(SampleTable.Values(measured, r => Answered(r) && t.ConnectNs(r).HasValue, r => t.ConnectNs(r)!.Value)),
-            Waiting: LatencyLadder.FromUnsorted(SampleTable.Values(measured, r => Answered(r) && t.HeadersNs(r).HasValue, r => t.HeadersNs(r)!.Value - (t.ConnectNs(r) ?? 0))),
+            Latency: LatencyLadder.FromUnsorted(t.ScratchValues(measured, Answered, t.LatencyNs)),
+            Connect: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.ConnectNs(r).HasValue, r => t.ConnectNs(r)!.Value)),
+            Waiting: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.HeadersNs(r).HasValue, r => t.HeadersNs(r)!.Value - (t.ConnectNs(r) ?? 0))),
             // Connection times are the request's own: from its actual start, whatever the model.
-            Processing: LatencyLadder.FromUnsorted(SampleTable.Values(measured, Answered, r => t.LatencyNs(r) - (t.LagNs(r) ?? 0) - (t.ConnectNs(r) ?? 0))),
+            Processing: LatencyLadder.FromUnsorted(t.ScratchValues(measured, Answered, r => t.LatencyNs(r) - (t.LagNs(r) ?? 0) - (t.ConnectNs(r) ?? 0))),
             Classes: ClassesOf(t, measured),
             Cold: ColdStart.From(t, rows),
-            ServiceTime: LatencyLadder.FromUnsorted(SampleTable.Values(measured, r => Answered(r) && t.LagNs(r).HasValue, r => t.LatencyNs(r) - t.LagNs(r)!.Value)),
-            Lag: LatencyLadder.FromUnsorted(SampleTable.Values(measured, r => t.LagNs(r).HasValue, r => t.LagNs(r)!.Value)),
+            ServiceTime: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.LagNs(r).HasValue, r => t.LatencyNs(r) - t.LagNs(r)!.Value)),
+            Lag: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => t.LagNs(r).HasValue, r => t.LagNs(r)!.Value)),
             ErrorStatusCodes: errorStatusCodes);
     }
 
@@ -158,7 +158,7 @@ public sealed record ColdStart(Sample First, LatencyLadder? WarmRest)
         var first = rows[0];
         foreach (var r in rows) if (t.Index(r) < t.Index(first)) first = r;
         var firstIndex = t.Index(first);
-        var rest = SampleTable.Values(rows, r => t.Index(r) != firstIndex && !t.IsWarmup(r) && !t.Error(r).IsTransportError(), t.LatencyNs);
+        var rest = t.ScratchValues(rows, r => t.Index(r) != firstIndex && !t.IsWarmup(r) && !t.Error(r).IsTransportError(), t.LatencyNs);
         return new ColdStart(t[first], LatencyLadder.FromUnsorted(rest));
     }
 }

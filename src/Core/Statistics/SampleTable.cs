@@ -12,15 +12,16 @@ namespace BenchDashboard.Core.Statistics;
 /// </summary>
 public sealed class SampleTable : IReadOnlyList<Sample>
 {
-    // A nullable column keeps "none" as a value no sample can have: a duration or a count below zero by that much.
-    const long NoLong = long.MinValue;
+    // A nullable column keeps "none" as a value no sample can have: a duration or a count below zero by that much
+    // (IntegerColumn.None, int.MinValue here).
     const int NoInt = int.MinValue;
 
     long runId;
     long[]? runIds; // only when samples of several runs were added (tests do that), else runId for every one
     int[] index;
-    long[] offset, latency, bytes;
-    long[]? lag, headers, connect;
+    long[] offset;
+    readonly IntegerColumn latency, bytes;
+    IntegerColumn? lag, headers, connect;
     int[]? status, shard;
     ErrorKind[] error;
     bool[] warmup;
@@ -35,8 +36,8 @@ public sealed class SampleTable : IReadOnlyList<Sample>
         capacity = Math.Max(capacity, 16);
         index = new int[capacity];
         offset = new long[capacity];
-        latency = new long[capacity];
-        bytes = new long[capacity];
+        latency = new IntegerColumn(capacity);
+        bytes = new IntegerColumn(capacity);
         error = new ErrorKind[capacity];
         warmup = new bool[capacity];
         connection = new int[capacity];
@@ -75,9 +76,9 @@ public sealed class SampleTable : IReadOnlyList<Sample>
         error[i] = s.Error;
         warmup[i] = s.IsWarmup;
         connection[i] = s.Connection;
-        Set(ref lag, i, s.LagNs, NoLong);
-        Set(ref headers, i, s.HeadersNs, NoLong);
-        Set(ref connect, i, s.ConnectNs, NoLong);
+        Set(ref lag, i, s.LagNs);
+        Set(ref headers, i, s.HeadersNs);
+        Set(ref connect, i, s.ConnectNs);
         Set(ref status, i, s.StatusCode, NoInt);
         Set(ref shard, i, s.Shard, NoInt);
         if (s.Hit is { } h) Column(ref hit, (sbyte)-1)[i] = (sbyte)(h ? 1 : 0);
@@ -97,9 +98,9 @@ public sealed class SampleTable : IReadOnlyList<Sample>
     public ErrorKind Error(int row) => error[row];
     public bool IsWarmup(int row) => warmup[row];
     public int Connection(int row) => connection[row];
-    public long? LagNs(int row) => lag is null || lag[row] == NoLong ? null : lag[row];
-    public long? HeadersNs(int row) => headers is null || headers[row] == NoLong ? null : headers[row];
-    public long? ConnectNs(int row) => connect is null || connect[row] == NoLong ? null : connect[row];
+    public long? LagNs(int row) => Get(lag, row);
+    public long? HeadersNs(int row) => Get(headers, row);
+    public long? ConnectNs(int row) => Get(connect, row);
     public int? StatusCode(int row) => status is null || status[row] == NoInt ? null : status[row];
     public int? Shard(int row) => shard is null || shard[row] == NoInt ? null : shard[row];
     public bool? Hit(int row) => hit is null || hit[row] < 0 ? null : hit[row] == 1;
@@ -128,6 +129,24 @@ public sealed class SampleTable : IReadOnlyList<Sample>
         return kept;
     }
 
+    long[]? scratch;
+
+    /// <summary>
+    /// As <see cref="Values"/>, but into this table's one scratch buffer (as long as the table), which the next call
+    /// overwrites: for a figure made of them at once (a ladder), so a digest's dozens of ladders over a million samples
+    /// do not leave dozens of 8 MB arrays for the collector.
+    /// </summary>
+    public Span<long> ScratchValues(int[] rows, Func<int, bool> keep, Func<int, long> value)
+    {
+        var buffer = Scratch;
+        var n = 0;
+        foreach (var r in rows) if (keep(r)) buffer[n++] = value(r);
+        return buffer.AsSpan(0, n);
+    }
+
+    /// <summary>The scratch buffer itself (<see cref="ScratchValues"/>): as long as the table; its contents are anyone's.</summary>
+    internal long[] Scratch => scratch is { } s && s.Length >= Count ? s : scratch = new long[Math.Max(Count, 1)];
+
     /// <summary>A value of each row of <paramref name="rows"/> that <paramref name="keep"/> keeps, in an array of their exact number.</summary>
     public static long[] Values(int[] rows, Func<int, bool> keep, Func<int, long> value)
     {
@@ -153,9 +172,9 @@ public sealed class SampleTable : IReadOnlyList<Sample>
         if (lag is null) return;
         for (var i = 0; i < Count; i++)
         {
-            if (lag[i] == NoLong) continue;
-            offset[i] += lag[i];
-            latency[i] -= lag[i];
+            if (lag[i] is var late && late == IntegerColumn.None) continue;
+            offset[i] += late;
+            latency[i] -= late;
         }
         lag = null;
     }
@@ -176,6 +195,18 @@ public sealed class SampleTable : IReadOnlyList<Sample>
     }
 
     IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+    static long? Get(IntegerColumn? column, int row) => column?[row] is { } v && v != IntegerColumn.None ? v : null;
+
+    void Set(ref IntegerColumn? column, int row, long? value)
+    {
+        if (value is { } v)
+        {
+            if (column is null) { column = new IntegerColumn(index.Length); column.FillNone(Count - 1); }
+            column[row] = v;
+        }
+        else if (column is not null) column[row] = IntegerColumn.None;
+    }
 
     void Set<T>(ref T[]? column, int row, T? value, T none) where T : struct
     {
@@ -198,15 +229,15 @@ public sealed class SampleTable : IReadOnlyList<Sample>
     {
         Array.Resize(ref index, capacity);
         Array.Resize(ref offset, capacity);
-        Array.Resize(ref latency, capacity);
-        Array.Resize(ref bytes, capacity);
+        latency.Resize(capacity);
+        bytes.Resize(capacity);
         Array.Resize(ref error, capacity);
         Array.Resize(ref warmup, capacity);
         Array.Resize(ref connection, capacity);
         if (runIds is not null) Array.Resize(ref runIds, capacity);
-        if (lag is not null) Array.Resize(ref lag, capacity);
-        if (headers is not null) Array.Resize(ref headers, capacity);
-        if (connect is not null) Array.Resize(ref connect, capacity);
+        lag?.Resize(capacity);
+        headers?.Resize(capacity);
+        connect?.Resize(capacity);
         if (status is not null) Array.Resize(ref status, capacity);
         if (shard is not null) Array.Resize(ref shard, capacity);
         if (hit is not null) Array.Resize(ref hit, capacity);
