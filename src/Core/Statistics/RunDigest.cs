@@ -132,7 +132,7 @@ public sealed record RunDigest(
         // The shapes one at a time, each from its ranked latencies made again in the table's scratch (not kept).
         LatencyShape Shape(string key, int[] rows)
         {
-            var ranked = t.ScratchValues(t.ByIndex(SampleTable.Where(rows, r => !t.IsWarmup(r) && !t.Error(r).IsTransportError())), _ => true, t.LatencyNs);
+            var ranked = t.ScratchValues(RankedRows(t, rows), _ => true, t.LatencyNs);
             return LatencyShape.From(t.Scratch, ranked.Length, sorted[key]);
         }
         var shapes = new Dictionary<string, LatencyShape> { [WholeRun] = Shape(WholeRun, all) };
@@ -153,8 +153,9 @@ public sealed record RunDigest(
     public SeriesAnalysis AnalysisOf(string? series) => Analyses.FirstOrDefault(a => a.Series == series) ?? Analyses[0];
 
     /// <summary>Latencies the percentiles rank: measured requests that got an answer, in the order they started.</summary>
-    static long[] Ranked(SampleTable t, int[] rows) =>
-        SampleTable.Values(t.ByIndex(SampleTable.Where(rows, r => !t.IsWarmup(r) && !t.Error(r).IsTransportError())), _ => true, t.LatencyNs);
+    static long[] Ranked(SampleTable t, int[] rows) => SampleTable.Values(RankedRows(t, rows), _ => true, t.LatencyNs);
+
+    static int[] RankedRows(SampleTable t, int[] rows) => t.ByIndex(SampleTable.Where(rows, r => !t.IsWarmup(r) && !t.Error(r).IsTransportError()));
 
     static long[] Sorted(long[] ranked)
     {
