@@ -166,7 +166,10 @@ public sealed class SampleTable : IReadOnlyList<Sample>
         return rows;
     }
 
-    /// <summary>The samples turned into service time (<see cref="LatencyBases.ToServiceTimeInPlace"/>), here.</summary>
+    /// <summary>
+    /// The samples as <see cref="LatencyBasis.Service"/> sees them (<see cref="LatencyBases.Apply"/>: started when
+    /// sent, latency from there, no lag), changed here: a digest build is done with their corrected form by then.
+    /// </summary>
     public void ToServiceTimeInPlace()
     {
         if (lag is null) return;
