@@ -11,10 +11,22 @@ namespace BenchDashboard.Core.Statistics;
 public sealed record ShardStatistics(int Shard, int Samples, int Count, int Errors, double RequestsPerSecond, long? P50Ns, long? P99Ns)
 {
     /// <summary>Per shard, in shard order; empty for a run without agents.</summary>
-    public static IReadOnlyList<ShardStatistics> From(IReadOnlyList<Sample> samples) =>
-        samples.Where(s => s.Shard is not null).GroupBy(s => s.Shard!.Value).OrderBy(g => g.Key).Select(g =>
+    public static IReadOnlyList<ShardStatistics> From(IReadOnlyList<Sample> samples)
+    {
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows());
+    }
+
+    /// <summary>As <see cref="From(IReadOnlyList{Sample})"/>, over the rows <paramref name="rows"/> of a table (each shard's in their order).</summary>
+    public static IReadOnlyList<ShardStatistics> From(SampleTable t, int[] rows)
+    {
+        var shards = new SortedSet<int>();
+        foreach (var r in rows) if (t.Shard(r) is { } shard) shards.Add(shard);
+        return shards.Select(shard =>
         {
-            var stats = RunStatistics.From(g.ToList());
-            return new ShardStatistics(g.Key, g.Count(), stats.Count, stats.Errors, stats.RequestsPerSecond, stats.Latency?.ValueAt(500), stats.Latency?.ValueAt(990));
+            var own = SampleTable.Where(rows, r => t.Shard(r) == shard);
+            var stats = RunStatistics.From(t, own);
+            return new ShardStatistics(shard, own.Length, stats.Count, stats.Errors, stats.RequestsPerSecond, stats.Latency?.ValueAt(500), stats.Latency?.ValueAt(990));
         }).ToList();
+    }
 }

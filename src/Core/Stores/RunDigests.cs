@@ -65,14 +65,16 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     /// </summary>
     async Task<(IReadOnlyDictionary<LatencyBasis, RunDigest> Digests, List<StoredLatencies> Sorted)> BuildCoreAsync(Run run, bool store, CancellationToken ct)
     {
-        var samples = await RunSamples.ListAsync(db, run.Id, ct);
-        LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
+        // The samples as columns, filled as the blocks are unpacked: a million samples are never a million objects at once.
+        var samples = new SampleTable(await RunSamples.CountAsync(db, run.Id, ct));
+        await foreach (var sample in RunSamples.StreamAsync(db, run.Id, ct)) samples.Add(sample);
+        LatencyBasis[] bases = samples.HasLag ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
         var digests = new Dictionary<LatencyBasis, RunDigest>();
         var rows = new List<StoredLatencies>();
         foreach (var basis in bases)
         {
             // Corrected first, then the same samples turned into service time (no second million objects).
-            if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
+            if (basis == LatencyBasis.Service) samples.ToServiceTimeInPlace();
             var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null),
                 OnEach.Parse(run.OnEachJson) is { } onEach ? (series, seen) => ConfigurationFigures.From(onEach, series, seen, AgentShardRow.AllTurnStarts(run.AgentsJson)) : null);
             digests[basis] = digest;
