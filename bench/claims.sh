@@ -92,7 +92,9 @@ import sys
 v = sorted(float(x) * 1000 for x in open(sys.argv[1]))
 print("POST /api/runs: p50 %.0f ms, max %.0f ms" % (v[len(v) // 2], v[-1]))' "$work/post-times.txt"
 echo "Status of the runs: $(psql_q "SELECT string_agg(s || ' ' || n, ', ') FROM (SELECT \"Status\" s, count(*) n FROM \"Runs\" GROUP BY 1 ORDER BY 1) x")"
-echo "Samples: $(psql_q "SELECT count(*) FROM \"Samples\"") stored; runs whose stored samples differ from what their runner measured: $(psql_q "SELECT count(*) FROM \"Runs\" r WHERE r.\"MeasuredSamples\" IS DISTINCT FROM (SELECT count(*) FROM \"Samples\" s WHERE s.\"RunId\" = r.\"Id\")")"
+# A run's samples: its blocks' counts and any rows (the store before blocks).
+stored_of='(SELECT count(*) FROM "Samples" s WHERE s."RunId" = r."Id") + (SELECT COALESCE(SUM(b."Count"), 0) FROM "SampleBlocks" b WHERE b."RunId" = r."Id")'
+echo "Samples: $(psql_q "SELECT COALESCE(SUM($stored_of), 0) FROM \"Runs\" r") stored; runs whose stored samples differ from what their runner measured: $(psql_q "SELECT count(*) FROM \"Runs\" r WHERE r.\"MeasuredSamples\" IS DISTINCT FROM $stored_of")"
 cat "$work"/runner?.log | grep -oE 'Run [0-9]+ \(cache\) started' | sort | uniq -c | awk -v runs="$((runs + warmup))" '
   { lines++; if ($1 != 1) twice++ } END { printf "\"started\" lines in the runners'"'"' logs: %d for %d runs, %d run(s) started more than once\n", lines, runs, twice + 0 }'
 echo "Runs per runner (warm-up included): $(psql_q "SELECT string_agg(n::text, ' / ' ORDER BY n DESC) FROM (SELECT count(*) n FROM \"Runs\" GROUP BY \"RunnerName\") x")"

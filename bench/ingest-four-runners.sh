@@ -3,7 +3,8 @@
 # (the dashboard's build with --runner, one run at a time each: Runner__ParallelLimit=Runner) on one throw-away
 # cluster, each measuring an in-process cache run at a fixed open-model RATE for SECONDS. First each run alone,
 # one after another, then RUNNERS at once. Prints per run its runner, requests/s, samples measured and stored, and
-# for the runs at once the samples/s stored by all together (stored samples / first start to last end).
+# for the runs at once the samples/s stored by all together (stored samples / first start to last end). Stored: the
+# samples of the run's blocks and of any rows (the store before blocks).
 #   usage: bash bench/ingest-four-runners.sh [RATE=25000] [SECONDS=10] [RUNNERS=4]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +43,7 @@ report() {
   local label=$1; shift
   local ids
   ids=$(IFS=,; echo "$*")
-  psql_bench "SELECT r.\"Id\", r.\"Status\", r.\"RunnerName\", COALESCE(r.\"MeasuredSamples\", -1), (SELECT COUNT(*) FROM \"Samples\" s WHERE s.\"RunId\" = r.\"Id\"), r.\"StartedUtcMs\", r.\"EndedUtcMs\" FROM \"Runs\" r WHERE r.\"Id\" IN ($ids) ORDER BY r.\"Id\"" >"$work/$label.rows"
+  psql_bench "SELECT r.\"Id\", r.\"Status\", r.\"RunnerName\", COALESCE(r.\"MeasuredSamples\", -1), (SELECT COUNT(*) FROM \"Samples\" s WHERE s.\"RunId\" = r.\"Id\") + (SELECT COALESCE(SUM(b.\"Count\"), 0) FROM \"SampleBlocks\" b WHERE b.\"RunId\" = r.\"Id\"), r.\"StartedUtcMs\", r.\"EndedUtcMs\" FROM \"Runs\" r WHERE r.\"Id\" IN ($ids) ORDER BY r.\"Id\"" >"$work/$label.rows"
   for id in "$@"; do curl -sf "$dashboard/api/runs/$id" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["id"], round(r["stats"]["requestsPerSecond"]))'; done >"$work/$label.rates"
   python3 - "$label" "$work/$label.rows" "$work/$label.rates" <<'PY'
 import sys

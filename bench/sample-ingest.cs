@@ -1,4 +1,4 @@
-// Sample ingest by provider: SampleWriter's own Insert (called as the writer calls it: a prepared statement stepped per
+// Sample ingest by provider as rows, the store before blocks (as the writer called it then: a prepared statement stepped per
 // sample on SQLite, one binary COPY per batch on PostgreSQL through Core's SampleCopy), BATCH samples a transaction, best of ROUNDS by the
 // CPU this process used per sample. The server's own CPU (PostgreSQL's backend) is not in the figure.
 //   usage: dotnet run bench/sample-ingest.cs -c Release -- POSTGRES_CONNECTION_STRING [SAMPLES=100000] [BATCH=5000] [ROUNDS=3]
@@ -6,10 +6,8 @@
 #:project ../src/Runner/BenchDashboard.Runner.csproj
 #:property PublishAot=false
 using System.Diagnostics;
-using System.Reflection;
 using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
-using BenchDashboard.Runner.Execution;
 using Microsoft.EntityFrameworkCore;
 
 var postgres = args[0];
@@ -17,9 +15,12 @@ var samples = args.Length > 1 ? int.Parse(args[1]) : 100_000;
 var batchSize = args.Length > 2 ? int.Parse(args[2]) : 5_000;
 var rounds = args.Length > 3 ? int.Parse(args[3]) : 3;
 var path = Path.Combine(Path.GetTempPath(), $"sample-ingest-{Environment.ProcessId}.db");
-var insert = (Action<BenchDbContext, List<Sample>>)typeof(SampleWriter)
-    .GetMethod("Insert", BindingFlags.NonPublic | BindingFlags.Static)!
-    .CreateDelegate(typeof(Action<BenchDbContext, List<Sample>>));
+// The row store's writes, as the sample writer made them before blocks (bench/sample-blocks.cs compares with blocks).
+static void insert(BenchDbContext db, List<Sample> batch)
+{
+    if (db.Database.IsSqlite()) SampleInsert.Write((Microsoft.Data.Sqlite.SqliteConnection)db.Database.GetDbConnection(), batch);
+    else SampleCopy.Write((Npgsql.NpgsqlConnection)db.Database.GetDbConnection(), batch);
+}
 
 var stores = new (string Name, DbContextOptions<BenchDbContext> Options)[]
 {

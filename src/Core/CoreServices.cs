@@ -57,6 +57,7 @@ public static class CoreServices
             .ValidateOnStart();
         services.AddDbContext<BenchDbContext>((sp, options) => options.UseResultsDatabase(sp));
         services.AddSingleton<StorageReserve>();
+        services.AddSingleton<SampleRowsUpgrade>();
         services.AddSingleton(sp => new ParameterDisplay(InstallationKeys.Loader(sp.GetRequiredService<IServiceScopeFactory>())));
         services.AddBenchmarkKinds();
         services.AddScoped<RunQueue>();

@@ -71,6 +71,7 @@ public static class WebServices
         services.AddOptions<DemoOptions>().BindConfiguration(DemoOptions.Section);
         services.AddHostedService<DemoSeeder>();
         services.AddHostedService<Maintenance.RetentionService>();
+        services.AddHostedService<Maintenance.SampleUpgradeService>();
         services.AddHostedService<Maintenance.HistoryJudgingService>();
         // A benchmark's webhooks, sent by the dashboard (always there, whichever runner ran the run).
         services.AddWebhooks();

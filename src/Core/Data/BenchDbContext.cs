@@ -9,7 +9,9 @@ public sealed class BenchDbContext(DbContextOptions<BenchDbContext> options) : D
 {
     public DbSet<Benchmark> Benchmarks => Set<Benchmark>();
     public DbSet<Run> Runs => Set<Run>();
+    /// <summary>Samples one a row, as stored before blocks: read until an upgrade has moved them into <see cref="SampleBlocks"/>.</summary>
     public DbSet<Sample> Samples => Set<Sample>();
+    public DbSet<SampleBlock> SampleBlocks => Set<SampleBlock>();
     public DbSet<StoredDigest> Digests => Set<StoredDigest>();
     public DbSet<StoredLatencies> Latencies => Set<StoredLatencies>();
     public DbSet<Calibration.AaCheck> AaChecks => Set<Calibration.AaCheck>();

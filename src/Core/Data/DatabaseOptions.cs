@@ -45,6 +45,12 @@ public sealed class DatabaseOptions
     [System.ComponentModel.DataAnnotations.Range(1, 1_000_000)]
     public int? MaxSizeMiB { get; set; }
 
+    /// <summary>
+    /// Whether the dashboard converts sample rows of a database from before blocks into blocks in the background
+    /// (<see cref="SampleRowsUpgrade"/>). Off, runs stored as rows stay rows and are read as they are.
+    /// </summary>
+    public bool ConvertSampleRows { get; set; } = true;
+
     /// <summary>Space kept free beside the database so that a run that fills the disk can still record its end (<see cref="StorageReserve"/>); 0 for none. SQLite only.</summary>
     [System.ComponentModel.DataAnnotations.Range(0, 1024)]
     public int ReserveMiB { get; set; } = 4;

@@ -73,4 +73,10 @@ public sealed class RunsOptions
 
     /// <summary>Finished runs older than this many days are deleted with their samples; null keeps everything.</summary>
     [System.ComponentModel.DataAnnotations.Range(1, 36_500)] public int? KeepDays { get; set; }
+
+    /// <summary>
+    /// Finished runs older than this many days lose their samples but keep their digests (figures, windows, charts,
+    /// sorted latencies for comparisons) and their place in trends; null keeps every sample.
+    /// </summary>
+    [System.ComponentModel.DataAnnotations.Range(1, 36_500)] public int? KeepSamplesDays { get; set; }
 }

@@ -26,6 +26,9 @@ public sealed class Run
     public long? StartedUtcMs { get; set; }
     public long? EndedUtcMs { get; set; }
 
+    /// <summary>When its samples were dropped by <c>Runs:KeepSamplesDays</c> (its digests kept); null while it has them.</summary>
+    public long? SamplesDroppedUtcMs { get; set; }
+
     /// <summary>Set by the runner every few seconds while running; a stale value means the runner died.</summary>
     public long? HeartbeatUtcMs { get; set; }
     public string? RunnerName { get; set; }

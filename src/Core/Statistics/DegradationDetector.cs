@@ -39,10 +39,19 @@ public static class DegradationDetector
         if (series.Count < Window * 4) return null;
         var sorted = series.Select(s => s.LatencyNs).ToArray();
         Array.Sort(sorted);
-        var median = Percentile.NearestRank(sorted, 500);
+        return Detect(series, sorted);
+    }
+
+    /// <param name="sortedLatencies">The series' latencies, sorted (a caller's buffer: it is overwritten).</param>
+    internal static DegradationReport? Detect(IReadOnlyList<SeriesSample> series, Span<long> sortedLatencies)
+    {
+        if (series.Count < Window * 4) return null;
+        var median = Percentile.NearestRank(sortedLatencies, 500);
         if (median <= 0) return null; // no level to compare with
-        var deviations = sorted.Select(v => Math.Abs(v - median)).ToArray();
-        Array.Sort(deviations);
+        // The deviations in the same buffer: the latencies are not needed again.
+        var deviations = sortedLatencies;
+        foreach (ref var v in deviations) v = Math.Abs(v - median);
+        deviations.Sort();
         var mad = Percentile.NearestRank(deviations, 500);
         var threshold = (long)Math.Max(2.0 * median, median + 6 * 1.4826 * mad);
 

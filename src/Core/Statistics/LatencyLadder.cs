@@ -15,11 +15,14 @@ public sealed record LatencyLadder(
         [("50%", 500), ("66%", 660), ("75%", 750), ("80%", 800), ("90%", 900), ("95%", 950), ("98%", 980), ("99%", 990), ("99.9%", 999)];
 
     /// <summary>Null for no values: an empty set has no minimum or median to report.</summary>
-    public static LatencyLadder? From(IEnumerable<long> durationsNs)
+    public static LatencyLadder? From(IEnumerable<long> durationsNs) => FromUnsorted(durationsNs.ToArray());
+
+    /// <summary>As <see cref="From"/>, sorting <paramref name="durationsNs"/> itself (a caller's own copy: no second one).</summary>
+    public static LatencyLadder? FromUnsorted(Span<long> durationsNs)
     {
-        var sorted = durationsNs.ToArray();
+        var sorted = durationsNs;
         if (sorted.Length == 0) return null;
-        Array.Sort(sorted);
+        sorted.Sort();
 
         double sum = 0;
         foreach (var v in sorted) sum += v;
@@ -28,9 +31,10 @@ public sealed record LatencyLadder(
         foreach (var v in sorted) squares += (v - mean) * (v - mean);
         var stdDev = sorted.Length > 1 ? Math.Sqrt(squares / (sorted.Length - 1)) : 0;
 
-        long P(int permille) => Percentile.NearestRank(sorted, permille);
         return new LatencyLadder(sorted.Length, sorted[0], mean, stdDev,
-            P(500), P(660), P(750), P(800), P(900), P(950), P(980), P(990), P(999), sorted[^1]);
+            Percentile.NearestRank(sorted, 500), Percentile.NearestRank(sorted, 660), Percentile.NearestRank(sorted, 750),
+            Percentile.NearestRank(sorted, 800), Percentile.NearestRank(sorted, 900), Percentile.NearestRank(sorted, 950),
+            Percentile.NearestRank(sorted, 980), Percentile.NearestRank(sorted, 990), Percentile.NearestRank(sorted, 999), sorted[^1]);
     }
 
     /// <summary>

@@ -18,21 +18,36 @@ public sealed record OpenLoadReport(IReadOnlyList<SecondRate> PerSecond, int Lat
     /// <summary>Null for a closed run (no sample has a lag).</summary>
     public static OpenLoadReport? From(IReadOnlyList<Sample> samples)
     {
-        var measured = samples.Where(s => !s.IsWarmup && s.LagNs.HasValue).ToList();
-        if (measured.Count == 0) return null;
-        var origin = measured.Min(s => s.OffsetNs);
-        var last = measured.Max(s => s.OffsetNs + s.LagNs!.Value);
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows());
+    }
+
+    /// <summary>As <see cref="From(IReadOnlyList{Sample})"/>, over the rows <paramref name="rows"/> of a table.</summary>
+    public static OpenLoadReport? From(SampleTable t, int[] rows)
+    {
+        if (!t.HasLag) return null;
+        var measured = SampleTable.Where(rows, r => !t.IsWarmup(r) && t.LagNs(r).HasValue);
+        if (measured.Length == 0) return null;
+        long origin = long.MaxValue, last = long.MinValue;
+        foreach (var r in measured)
+        {
+            origin = Math.Min(origin, t.OffsetNs(r));
+            last = Math.Max(last, t.OffsetNs(r) + t.LagNs(r)!.Value);
+        }
         var seconds = (int)((last - origin) / 1_000_000_000) + 1;
         var due = new int[seconds];
         var started = new int[seconds];
-        foreach (var s in measured)
+        var late = 0;
+        foreach (var r in measured)
         {
-            due[(s.OffsetNs - origin) / 1_000_000_000]++;
-            started[(s.OffsetNs + s.LagNs!.Value - origin) / 1_000_000_000]++;
+            var lag = t.LagNs(r)!.Value;
+            due[(t.OffsetNs(r) - origin) / 1_000_000_000]++;
+            started[(t.OffsetNs(r) + lag - origin) / 1_000_000_000]++;
+            if (lag > LateNs) late++;
         }
         return new OpenLoadReport(
             Enumerable.Range(0, seconds).Select(i => new SecondRate(i, due[i], started[i])).ToList(),
-            measured.Count(s => s.LagNs > LateNs),
-            LatencyLadder.From(measured.Select(s => s.LagNs!.Value)));
+            late,
+            LatencyLadder.FromUnsorted(t.ScratchValues(measured, _ => true, r => t.LagNs(r)!.Value)));
     }
 }

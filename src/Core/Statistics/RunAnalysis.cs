@@ -14,36 +14,36 @@ public sealed record RunAnalysis(
 {
     public static RunAnalysis Analyze(IReadOnlyList<Sample> samples, int? windowSeconds = null)
     {
-        var measured = samples.Where(s => !s.IsWarmup).ToList();
-        var length = windowSeconds ?? TimeWindows.DefaultLengthSeconds(ElapsedNs(measured));
-        return Steady(measured) with { WindowSeconds = length, Windows = TimeWindows.Build(measured, length * 1_000_000_000L) };
+        var t = SampleTable.Of(samples);
+        var measured = SampleTable.Where(t.AllRows(), r => !t.IsWarmup(r));
+        var length = windowSeconds ?? TimeWindows.DefaultLengthSeconds(ElapsedNs(t, measured));
+        return Steady(t, measured) with { WindowSeconds = length, Windows = TimeWindows.Build(t, measured, length * 1_000_000_000L, t.Scratch) };
     }
 
     /// <summary>The span of the measured samples' starts, which the window lengths divide.</summary>
-    internal static long ElapsedNs(IReadOnlyList<Sample> measured) =>
-        measured.Count == 0 ? 0 : measured.Max(s => s.OffsetNs) - measured.Min(s => s.OffsetNs);
-
-    static bool IsInIndexOrder(List<Sample> samples)
-    {
-        for (var i = 1; i < samples.Count; i++) if (samples[i].Index < samples[i - 1].Index) return false;
-        return true;
-    }
+    internal static long ElapsedNs(SampleTable t, int[] measured) =>
+        measured.Length == 0 ? 0 : measured.Max(t.OffsetNs) - measured.Min(t.OffsetNs);
 
     /// <summary>Everything but the windows: warm-up, the ladders with and without it, and the episodes after it.</summary>
-    internal static RunAnalysis Steady(IReadOnlyList<Sample> measured)
+    internal static RunAnalysis Steady(SampleTable t, int[] measured)
     {
-        var answered = measured.Where(s => !s.Error.IsTransportError()).ToList();
-        if (!IsInIndexOrder(answered)) answered.Sort((a, b) => a.Index.CompareTo(b.Index)); // stored samples come in order
-        var latencies = answered.Select(s => s.LatencyNs).ToList();
-        var warmup = WarmupDetector.Detect(latencies);
+        // Stored samples come in index order; others are put in it (a stable sort, where the old one was not: indexes are unique in a run).
+        var answered = t.ByIndex(SampleTable.Where(measured, r => !t.Error(r).IsTransportError()));
+        // The latencies in the table's scratch: read in order by the warm-up's detection, then sorted for the ladders.
+        var latencies = t.ScratchValues(answered, _ => true, t.LatencyNs);
+        var warmup = WarmupDetector.Detect(new ArraySegment<long>(t.Scratch, 0, latencies.Length));
         var cut = warmup is { IsReliable: true } ? warmup.Samples : 0;
-        var steady = answered.Skip(cut).ToList();
+        var afterWarmup = LatencyLadder.FromUnsorted(latencies[cut..]);
+        var steady = new ArraySegment<int>(answered, cut, answered.Length - cut);
+        var steadySamples = new ListView<SeriesSample>(steady.Count, i => new SeriesSample(t.Index(steady[i]), t.OffsetNs(steady[i]), t.LatencyNs(steady[i])));
+        var degradation = DegradationDetector.Detect(steadySamples, latencies[cut..]); // sorted by the ladder; overwritten
+        var all = LatencyLadder.FromUnsorted(t.ScratchValues(answered, _ => true, t.LatencyNs));
         return new RunAnalysis(
             0, [], warmup,
-            SteadyFromIndex: warmup is { IsReliable: true } && cut < answered.Count ? answered[cut].Index : null,
-            All: LatencyLadder.From(latencies),
-            AfterWarmup: LatencyLadder.From(steady.Select(s => s.LatencyNs)),
-            Degradation: DegradationDetector.Detect(steady.Select(s => new SeriesSample(s.Index, s.OffsetNs, s.LatencyNs)).ToList()));
+            SteadyFromIndex: warmup is { IsReliable: true } && cut < answered.Length ? t.Index(answered[cut]) : null,
+            All: all,
+            AfterWarmup: afterWarmup,
+            Degradation: degradation);
     }
 }
 
@@ -61,20 +61,27 @@ public sealed record SeriesAnalysis(
 {
     public static SeriesAnalysis From(string? series, IReadOnlyList<Sample> samples)
     {
-        var measured = samples.Where(s => !s.IsWarmup).ToList();
-        var elapsed = RunAnalysis.ElapsedNs(measured);
+        var table = SampleTable.Of(samples);
+        return From(series, table, table.AllRows());
+    }
+
+    /// <summary>As <see cref="From(string?, IReadOnlyList{Sample})"/>, over the rows <paramref name="rows"/> of a table.</summary>
+    public static SeriesAnalysis From(string? series, SampleTable t, int[] rows)
+    {
+        var measured = SampleTable.Where(rows, r => !t.IsWarmup(r));
+        var elapsed = RunAnalysis.ElapsedNs(t, measured);
         var lengths = TimeWindows.LengthsSeconds
             .Where(l => elapsed / (l * 1_000_000_000L) < TimeWindows.MaxWindows && l * 1_000_000_000L < 2 * Math.Max(elapsed, 1))
             .Append(TimeWindows.DefaultLengthSeconds(elapsed)).Distinct().Order();
-        var steady = RunAnalysis.Steady(measured);
-        var scratch = new long[measured.Count];
+        var steady = RunAnalysis.Steady(t, measured);
+        var scratch = t.Scratch;
         // A short run's charts get sub-second windows (the table keeps whole seconds, which a reader can pick).
         var fine = TimeWindows.FineLengthNs(elapsed);
         return new SeriesAnalysis(series, TimeWindows.DefaultLengthSeconds(elapsed),
-            lengths.ToDictionary(l => l, l => TimeWindows.Build(measured, l * 1_000_000_000L, scratch)),
+            lengths.ToDictionary(l => l, l => TimeWindows.Build(t, measured, l * 1_000_000_000L, scratch)),
             steady.Warmup, steady.SteadyFromIndex, steady.All, steady.AfterWarmup, steady.Degradation,
-            fine, fine is { } f ? TimeWindows.Build(measured, f, scratch) : null,
-            measured.Count == 0 ? 0 : measured.Min(s => s.OffsetNs));
+            fine, fine is { } f ? TimeWindows.Build(t, measured, f, scratch) : null,
+            measured.Length == 0 ? 0 : measured.Min(t.OffsetNs));
     }
 
     /// <summary>The windows the over-time charts draw at <paramref name="windowSeconds"/>: the sub-second ones of a short run, else those of the table.</summary>

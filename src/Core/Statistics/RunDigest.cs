@@ -22,19 +22,33 @@ public sealed record SampleIndexChart(
 
     public static SampleIndexChart From(IReadOnlyList<Sample> samples)
     {
-        var answered = samples.Where(s => !s.Error.IsTransportError()).ToList();
-        var errors = samples.Where(s => s.Error != ErrorKind.None).ToList();
-        var hasSeries = samples.Any(s => s.Series is not null);
-        return new SampleIndexChart(
-            hasSeries ? [] : Points(answered.Where(s => !s.IsWarmup)),
-            hasSeries ? [] : Points(answered.Where(s => s.IsWarmup)),
-            answered.Where(s => s.Series is not null && !s.IsWarmup).GroupBy(s => s.Series!).Select(g => new NamedPoints(g.Key, Points(g))).ToList(),
-            Every(errors, MaxErrorPoints).Select(s => new ErrorPoint(s.Index, s.LatencyNs, s.Error, s.StatusCode, s.Series)).ToList(),
-            samples.Count, samples.Count == 0 ? 0 : samples.Max(s => s.Index));
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows());
     }
 
-    static IReadOnlyList<SeriesPoint> Points(IEnumerable<Sample> samples) =>
-        SeriesDownsampler.MinMax(samples.Select(s => new SeriesPoint(s.Index, s.LatencyNs)).ToList(), MaxSeriesPoints);
+    /// <summary>As <see cref="From(IReadOnlyList{Sample})"/>, over the rows <paramref name="rows"/> of a table, in their order.</summary>
+    public static SampleIndexChart From(SampleTable t, int[] rows)
+    {
+        var answered = SampleTable.Where(rows, r => !t.Error(r).IsTransportError());
+        var errors = SampleTable.Where(rows, r => t.Error(r) != ErrorKind.None);
+        var hasSeries = rows.Any(r => t.SeriesId(r) >= 0);
+        IReadOnlyList<SeriesPoint> Points(Func<int, bool> keep)
+        {
+            var kept = SampleTable.Where(answered, keep);
+            return SeriesDownsampler.MinMax(new ListView<SeriesPoint>(kept.Length, i => new SeriesPoint(t.Index(kept[i]), t.LatencyNs(kept[i]))), MaxSeriesPoints).ToList();
+        }
+        var seriesIds = new List<int>(); // in the order first met, as grouping does
+        foreach (var r in answered)
+            if (t.SeriesId(r) is var id and >= 0 && !t.IsWarmup(r) && !seriesIds.Contains(id)) seriesIds.Add(id);
+        var lastIndex = 0;
+        if (rows.Length > 0) { lastIndex = int.MinValue; foreach (var r in rows) lastIndex = Math.Max(lastIndex, t.Index(r)); }
+        return new SampleIndexChart(
+            hasSeries ? [] : Points(r => !t.IsWarmup(r)),
+            hasSeries ? [] : Points(t.IsWarmup),
+            seriesIds.Select(id => new NamedPoints(t.SeriesNames[id], Points(r => t.SeriesId(r) == id && !t.IsWarmup(r)))).ToList(),
+            Every(errors, MaxErrorPoints).Select(r => new ErrorPoint(t.Index(r), t.LatencyNs(r), t.Error(r), t.StatusCode(r), t.Series(r))).ToList(),
+            rows.Length, lastIndex);
+    }
 
     /// <summary>Evenly spaced picks when there are more than <paramref name="max"/> items.</summary>
     static IEnumerable<T> Every<T>(IReadOnlyList<T> items, int max) =>
@@ -51,9 +65,12 @@ public sealed record LatencyShape(int Count, IReadOnlyList<SeriesPoint> ByPositi
 
     /// <param name="ranked">The answered measured latencies in request order.</param>
     /// <param name="sorted">The same, sorted.</param>
-    public static LatencyShape From(long[] ranked, long[] sorted) => new(
-        ranked.Length,
-        SeriesDownsampler.MinMax(ranked.Select((v, i) => new SeriesPoint(i, v)).ToList(), MaxPositionPoints),
+    public static LatencyShape From(long[] ranked, long[] sorted) => From(ranked, ranked.Length, sorted);
+
+    /// <param name="ranked">Holds the ranked latencies in its first <paramref name="count"/> items (a scratch buffer).</param>
+    internal static LatencyShape From(long[] ranked, int count, long[] sorted) => new(
+        count,
+        SeriesDownsampler.MinMax(new ListView<SeriesPoint>(count, i => new SeriesPoint(i, ranked[i])), MaxPositionPoints).ToList(),
         Distribution.Percentiles(sorted), Distribution.Cdf(sorted));
 }
 
@@ -88,30 +105,54 @@ public sealed record RunDigest(
     /// <returns>The digest, and the sorted answered latencies of the whole run and of each series.</returns>
     public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
         IReadOnlyList<Sample> samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures,
+        Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?>? configurations = null, Func<string, bool>? isIterations = null) =>
+        Build(SampleTable.Of(samples), basis, figures, configurations, isIterations);
+
+    /// <summary>
+    /// As <see cref="Build(IReadOnlyList{Sample}, LatencyBasis, Func{IReadOnlyList{SeriesStatistics}, IReadOnlyList{Sample}, object?}, Func{IReadOnlyList{SeriesStatistics}, IReadOnlyList{Sample}, object?}?, Func{string, bool}?)"/>
+    /// from the samples as columns (<see cref="SampleTable"/>): what a run's digest is built from, so a million samples
+    /// are never a million objects. The kind's figures and the configurations get the table as a list of samples,
+    /// made one at a time as they read them.
+    /// </summary>
+    public static (RunDigest Digest, IReadOnlyDictionary<string, long[]> Sorted) Build(
+        SampleTable samples, LatencyBasis basis, Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?> figures,
         Func<IReadOnlyList<SeriesStatistics>, IReadOnlyList<Sample>, object?>? configurations = null, Func<string, bool>? isIterations = null)
     {
-        var series = SeriesStatistics.From(samples);
-        IReadOnlyList<Sample> requests = isIterations is null ? samples : samples.Where(s => s.Series is null || !isIterations(s.Series)).ToList();
-        int? iterations = isIterations is null ? null : samples.Count(s => !s.IsWarmup && s.Series is not null && isIterations(s.Series));
-        var ranked = new Dictionary<string, long[]> { [WholeRun] = Ranked(requests) };
-        foreach (var s in series) ranked[s.Name] = Ranked(samples.Where(x => x.Series == s.Name));
-        var sorted = ranked.ToDictionary(r => r.Key, r => { var copy = (long[])r.Value.Clone(); Array.Sort(copy); return copy; });
+        var t = samples;
+        var all = t.AllRows();
+        var bySeries = SeriesStatistics.RowsBySeries(t, all);
+        var series = SeriesStatistics.From(t, bySeries);
+        // Each series' rows in the order of the samples, as filtering the run's list gives them.
+        var seriesRows = series.ToDictionary(s => s.Name, s => bySeries.First(g => g.Name == s.Name).Rows.Order().ToArray());
+        var requests = isIterations is null ? all : SampleTable.Where(all, r => t.Series(r) is not { } name || !isIterations(name));
+        int? iterations = isIterations is null ? null : all.Count(r => !t.IsWarmup(r) && t.Series(r) is { } name && isIterations(name));
+        var sorted = new Dictionary<string, long[]> { [WholeRun] = Sorted(Ranked(t, requests)) };
+        foreach (var s in series) sorted[s.Name] = Sorted(Ranked(t, seriesRows[s.Name]));
 
         // A run of several series is analysed one series at a time: phases and variants differ by design.
         var analyses = series.Count == 0
-            ? [SeriesAnalysis.From(null, samples)]
-            : series.Select(s => SeriesAnalysis.From(s.Name, samples.Where(x => x.Series == s.Name).ToList())).ToList();
+            ? [SeriesAnalysis.From(null, t, all)]
+            : series.Select(s => SeriesAnalysis.From(s.Name, t, seriesRows[s.Name])).ToList();
         var histogramKeys = series.Count == 0 ? [WholeRun] : series.Select(s => s.Name).ToList();
-        var kindFigures = figures(series, samples);
-        var configured = configurations?.Invoke(series, samples);
+        var kindFigures = figures(series, t);
+        var configured = configurations?.Invoke(series, t);
+
+        // The shapes one at a time, each from its ranked latencies made again in the table's scratch (not kept).
+        LatencyShape Shape(string key, int[] rows)
+        {
+            var ranked = t.ScratchValues(RankedRows(t, rows), _ => true, t.LatencyNs);
+            return LatencyShape.From(t.Scratch, ranked.Length, sorted[key]);
+        }
+        var shapes = new Dictionary<string, LatencyShape> { [WholeRun] = Shape(WholeRun, requests) };
+        foreach (var s in series) shapes[s.Name] = Shape(s.Name, seriesRows[s.Name]);
 
         var digest = new RunDigest(
-            CurrentVersion, basis, RunStatistics.From(requests), series, OpenLoadReport.From(samples), analyses,
-            SampleIndexChart.From(samples),
-            ranked.ToDictionary(r => r.Key, r => LatencyShape.From(r.Value, sorted[r.Key])),
+            CurrentVersion, basis, RunStatistics.From(t, requests), series, OpenLoadReport.From(t, all), analyses,
+            SampleIndexChart.From(t, all),
+            shapes,
             LogHistogram.Build(histogramKeys.Select(k => (IReadOnlyList<long>)sorted[k]).ToList()),
             kindFigures is null ? null : JsonSerializer.SerializeToElement(kindFigures, kindFigures.GetType(), Json.Options),
-            ShardStatistics.From(samples, isIterations),
+            ShardStatistics.From(t, all, isIterations),
             configured is null ? null : JsonSerializer.SerializeToElement(configured, configured.GetType(), Json.Options),
             iterations);
         return (digest, sorted);
@@ -121,6 +162,13 @@ public sealed record RunDigest(
     public SeriesAnalysis AnalysisOf(string? series) => Analyses.FirstOrDefault(a => a.Series == series) ?? Analyses[0];
 
     /// <summary>Latencies the percentiles rank: measured requests that got an answer, in the order they started.</summary>
-    static long[] Ranked(IEnumerable<Sample> samples) =>
-        samples.Where(s => !s.IsWarmup && !s.Error.IsTransportError()).OrderBy(s => s.Index).Select(s => s.LatencyNs).ToArray();
+    static long[] Ranked(SampleTable t, int[] rows) => SampleTable.Values(RankedRows(t, rows), _ => true, t.LatencyNs);
+
+    static int[] RankedRows(SampleTable t, int[] rows) => t.ByIndex(SampleTable.Where(rows, r => !t.IsWarmup(r) && !t.Error(r).IsTransportError()));
+
+    static long[] Sorted(long[] ranked)
+    {
+        Array.Sort(ranked);
+        return ranked;
+    }
 }

@@ -40,35 +40,62 @@ public sealed record RunStatistics(
     /// </param>
     public static RunStatistics From(IReadOnlyList<Sample> samples, long? elapsedNs = null)
     {
-        var measured = samples.Where(s => !s.IsWarmup).ToList();
-        var answered = measured.Where(s => !s.Error.IsTransportError()).ToList();
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows(), elapsedNs);
+    }
+
+    /// <summary>As <see cref="From(IReadOnlyList{Sample}, long?)"/>, over the rows <paramref name="rows"/> of a table, in their order.</summary>
+    public static RunStatistics From(SampleTable t, int[] rows, long? elapsedNs = null)
+    {
+        var measured = SampleTable.Where(rows, r => !t.IsWarmup(r));
+        bool Answered(int r) => !t.Error(r).IsTransportError();
 
         long elapsed = 0;
         if (elapsedNs is { } given) elapsed = given;
-        else if (measured.Count > 0)
-            elapsed = measured.Max(s => s.OffsetNs + s.LatencyNs) - measured.Min(s => s.OffsetNs);
-        var bytes = measured.Sum(s => s.Bytes);
+        else if (measured.Length > 0)
+        {
+            long from = long.MaxValue, to = long.MinValue;
+            foreach (var r in measured)
+            {
+                from = Math.Min(from, t.OffsetNs(r));
+                to = Math.Max(to, t.OffsetNs(r) + t.LatencyNs(r));
+            }
+            elapsed = to - from;
+        }
+        long bytes = 0;
+        var errors = 0;
+        // Counted in the order first met, as grouping them did: the stored digest's JSON keeps that order.
+        var byKind = new Dictionary<ErrorKind, int>();
+        var errorStatusCodes = new Dictionary<int, int>();
+        foreach (var r in measured)
+        {
+            bytes += t.Bytes(r);
+            if (t.Error(r) == ErrorKind.None) continue;
+            errors++;
+            byKind[t.Error(r)] = byKind.GetValueOrDefault(t.Error(r)) + 1;
+            if (t.StatusCode(r) is { } code) errorStatusCodes[code] = errorStatusCodes.GetValueOrDefault(code) + 1;
+        }
         var seconds = elapsed / 1e9;
 
         return new RunStatistics(
-            Count: measured.Count,
-            Errors: measured.Count(s => s.Error != ErrorKind.None),
-            ErrorsByKind: measured.Where(s => s.Error != ErrorKind.None).GroupBy(s => s.Error).ToDictionary(g => g.Key, g => g.Count()),
-            WarmupCount: samples.Count - measured.Count,
+            Count: measured.Length,
+            Errors: errors,
+            ErrorsByKind: byKind,
+            WarmupCount: rows.Length - measured.Length,
             ElapsedNs: elapsed,
             TotalBytes: bytes,
-            RequestsPerSecond: seconds > 0 ? measured.Count / seconds : 0,
+            RequestsPerSecond: seconds > 0 ? measured.Length / seconds : 0,
             BytesPerSecond: seconds > 0 ? bytes / seconds : 0,
-            Latency: LatencyLadder.From(answered.Select(s => s.LatencyNs)),
-            Connect: LatencyLadder.From(answered.Where(s => s.ConnectNs.HasValue).Select(s => s.ConnectNs!.Value)),
-            Waiting: LatencyLadder.From(answered.Where(s => s.HeadersNs.HasValue).Select(s => s.HeadersNs!.Value - (s.ConnectNs ?? 0))),
+            Latency: LatencyLadder.FromUnsorted(t.ScratchValues(measured, Answered, t.LatencyNs)),
+            Connect: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.ConnectNs(r).HasValue, r => t.ConnectNs(r)!.Value)),
+            Waiting: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.HeadersNs(r).HasValue, r => t.HeadersNs(r)!.Value - (t.ConnectNs(r) ?? 0))),
             // Connection times are the request's own: from its actual start, whatever the model.
-            Processing: LatencyLadder.From(answered.Select(s => s.LatencyNs - (s.LagNs ?? 0) - (s.ConnectNs ?? 0))),
-            Classes: ClassesOf(measured),
-            Cold: ColdStart.From(samples),
-            ServiceTime: LatencyLadder.From(answered.Where(s => s.LagNs.HasValue).Select(s => s.LatencyNs - s.LagNs!.Value)),
-            Lag: LatencyLadder.From(measured.Where(s => s.LagNs.HasValue).Select(s => s.LagNs!.Value)),
-            ErrorStatusCodes: measured.Where(s => s.Error != ErrorKind.None && s.StatusCode is not null).GroupBy(s => s.StatusCode!.Value).ToDictionary(g => g.Key, g => g.Count()));
+            Processing: LatencyLadder.FromUnsorted(t.ScratchValues(measured, Answered, r => t.LatencyNs(r) - (t.LagNs(r) ?? 0) - (t.ConnectNs(r) ?? 0))),
+            Classes: ClassesOf(t, measured),
+            Cold: ColdStart.From(t, rows),
+            ServiceTime: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => Answered(r) && t.LagNs(r).HasValue, r => t.LatencyNs(r) - t.LagNs(r)!.Value)),
+            Lag: LatencyLadder.FromUnsorted(t.ScratchValues(measured, r => t.LagNs(r).HasValue, r => t.LagNs(r)!.Value)),
+            ErrorStatusCodes: errorStatusCodes);
     }
 
     /// <summary>
@@ -92,14 +119,14 @@ public sealed record RunStatistics(
             runs[0].Cold, ErrorStatusCodes: Added(runs.Select(r => r.ErrorStatusCodes)));
     }
 
-    static ResponseClasses ClassesOf(List<Sample> measured)
+    static ResponseClasses ClassesOf(SampleTable t, int[] measured)
     {
         int c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, errors = 0;
-        foreach (var s in measured)
+        foreach (var r in measured)
         {
-            if (s.Error.IsTransportError()) { errors++; continue; }
-            if (s.StatusCode is null) continue; // not HTTP (a cache operation): no status class
-            switch (s.StatusCode / 100)
+            if (t.Error(r).IsTransportError()) { errors++; continue; }
+            if (t.StatusCode(r) is not { } status) continue; // not HTTP (a cache operation): no status class
+            switch (status / 100)
             {
                 case 1: c1++; break;
                 case 2: c2++; break;
@@ -121,9 +148,17 @@ public sealed record ColdStart(Sample First, LatencyLadder? WarmRest)
 {
     public static ColdStart? From(IReadOnlyList<Sample> samples)
     {
-        if (samples.Count == 0) return null;
-        var first = samples.MinBy(s => s.Index)!;
-        var rest = samples.Where(s => s.Index != first.Index && !s.IsWarmup && !s.Error.IsTransportError());
-        return new ColdStart(first, LatencyLadder.From(rest.Select(s => s.LatencyNs)));
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows());
+    }
+
+    internal static ColdStart? From(SampleTable t, int[] rows)
+    {
+        if (rows.Length == 0) return null;
+        var first = rows[0];
+        foreach (var r in rows) if (t.Index(r) < t.Index(first)) first = r;
+        var firstIndex = t.Index(first);
+        var rest = t.ScratchValues(rows, r => t.Index(r) != firstIndex && !t.IsWarmup(r) && !t.Error(r).IsTransportError(), t.LatencyNs);
+        return new ColdStart(t[first], LatencyLadder.FromUnsorted(rest));
     }
 }

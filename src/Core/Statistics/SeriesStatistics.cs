@@ -24,32 +24,72 @@ public sealed record SeriesStatistics(string Name, RunStatistics Statistics, int
 
     public static IReadOnlyList<SeriesStatistics> From(IReadOnlyList<Sample> samples)
     {
-        var groups = samples.Where(s => s.Series is not null)
-            .GroupBy(s => s.Series!)
-            .OrderBy(g => g.Min(s => s.Index))
-            .Select(g => (Name: g.Key, Samples: g.OrderBy(s => s.Index).ToList()))
-            .ToList();
-        var turns = TurnsTaken(groups.Select(g => (g.Name, g.Samples.Where(s => !s.IsWarmup).ToList())).ToList());
-        return groups.Select(g =>
+        var table = SampleTable.Of(samples);
+        return From(table, table.AllRows());
+    }
+
+    /// <summary>As <see cref="From(IReadOnlyList{Sample})"/>, over the rows <paramref name="rows"/> of a table.</summary>
+    public static IReadOnlyList<SeriesStatistics> From(SampleTable t, int[] rows) => From(t, RowsBySeries(t, rows));
+
+    /// <param name="bySeries">Each series' rows in index order, the series in the order they began (<see cref="RowsBySeries"/>).</param>
+    internal static IReadOnlyList<SeriesStatistics> From(SampleTable t, IReadOnlyList<(string Name, int[] Rows)> bySeries)
+    {
+        var measuredBySeries = bySeries.Select(g => (g.Name, Measured: SampleTable.Where(g.Rows, r => !t.IsWarmup(r)))).ToList();
+        var turns = TurnsTaken(t, measuredBySeries);
+        return bySeries.Select((g, i) =>
         {
-            var measured = g.Samples.Where(s => !s.IsWarmup).ToList();
+            var measured = measuredBySeries[i].Measured;
             var tookTurnsWith = turns.GetValueOrDefault(g.Name);
-            long? busy = tookTurnsWith is not null && measured.Count > 0
-                ? measured.Sum(s => s.LatencyNs - (s.LagNs ?? 0)) / Math.Max(1, measured.Select(s => s.Connection).Distinct().Count())
-                : null;
-            return new SeriesStatistics(g.Name, RunStatistics.From(g.Samples, busy),
-                Hits: measured.Count(s => s.Hit == true), Misses: measured.Count(s => s.Hit == false), tookTurnsWith);
+            long? busy = null;
+            if (tookTurnsWith is not null && measured.Length > 0)
+            {
+                long sum = 0;
+                var connections = new HashSet<int>();
+                foreach (var r in measured)
+                {
+                    sum += t.LatencyNs(r) - (t.LagNs(r) ?? 0);
+                    connections.Add(t.Connection(r));
+                }
+                busy = sum / Math.Max(1, connections.Count);
+            }
+            int hits = 0, misses = 0;
+            foreach (var r in measured)
+                if (t.Hit(r) is { } hit) { if (hit) hits++; else misses++; }
+            return new SeriesStatistics(g.Name, RunStatistics.From(t, g.Rows, busy), hits, misses, tookTurnsWith);
         }).ToList();
+    }
+
+    /// <summary>
+    /// The rows of each series, in index order (a stable sort, as ordering the samples was), the series in the order
+    /// their first sample by index came; rows without a series are left out.
+    /// </summary>
+    internal static IReadOnlyList<(string Name, int[] Rows)> RowsBySeries(SampleTable t, int[] rows)
+    {
+        var counts = new int[t.SeriesNames.Count];
+        foreach (var r in rows) if (t.SeriesId(r) is var id and >= 0) counts[id]++;
+        var groups = counts.Select(c => new int[c]).ToArray();
+        var filled = new int[counts.Length];
+        var firstSeen = new List<int>(); // ids in the order first met in rows, as grouping does
+        foreach (var r in rows)
+        {
+            if (t.SeriesId(r) is not (var id and >= 0)) continue;
+            if (filled[id] == 0) firstSeen.Add(id);
+            groups[id][filled[id]++] = r;
+        }
+        return firstSeen
+            .Select(id => (Name: t.SeriesNames[id], Rows: t.ByIndex(groups[id])))
+            .OrderBy(g => t.Index(g.Rows[0]))
+            .ToList();
     }
 
     /// <summary>
     /// Which series took turns: two that overlap in time by more than half of the shorter's span. Phases that
     /// ran one after another touch only at their edges (concurrent workers finishing).
     /// </summary>
-    static Dictionary<string, IReadOnlyList<string>> TurnsTaken(List<(string Name, List<Sample> Samples)> series)
+    static Dictionary<string, IReadOnlyList<string>> TurnsTaken(SampleTable t, List<(string Name, int[] Measured)> series)
     {
-        var spans = series.Where(s => s.Samples.Count > 0)
-            .Select(s => (s.Name, From: s.Samples.Min(x => x.OffsetNs), To: s.Samples.Max(x => x.OffsetNs + x.LatencyNs))).ToList();
+        var spans = series.Where(s => s.Measured.Length > 0)
+            .Select(s => (s.Name, From: s.Measured.Min(t.OffsetNs), To: s.Measured.Max(r => t.OffsetNs(r) + t.LatencyNs(r)))).ToList();
         var turns = new Dictionary<string, List<string>>();
         for (var i = 0; i < spans.Count; i++)
             for (var j = i + 1; j < spans.Count; j++)

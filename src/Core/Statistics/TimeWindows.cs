@@ -48,23 +48,24 @@ public static class TimeWindows
 
     public static IReadOnlyList<TimeWindow> Build(IReadOnlyList<Sample> samples, long windowNs)
     {
-        var measured = samples.Where(s => !s.IsWarmup).ToList();
-        return measured.Count == 0 ? [] : Build(measured, windowNs, new long[measured.Count]);
+        var table = SampleTable.Of(samples);
+        var measured = SampleTable.Where(table.AllRows(), r => !table.IsWarmup(r));
+        return measured.Length == 0 ? [] : Build(table, measured, windowNs, new long[measured.Length]);
     }
 
-    /// <param name="measured">Measured samples only.</param>
+    /// <param name="measured">The table's rows of measured samples only.</param>
     /// <param name="scratch">At least as long as <paramref name="measured"/>: the windows' latencies are sorted in place
     /// there, window by window, so several lengths over a million samples share one buffer instead of a list per window.</param>
-    internal static IReadOnlyList<TimeWindow> Build(IReadOnlyList<Sample> measured, long windowNs, long[] scratch)
+    internal static IReadOnlyList<TimeWindow> Build(SampleTable t, int[] measured, long windowNs, long[] scratch)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(windowNs, 1);
-        if (measured.Count == 0) return [];
+        if (measured.Length == 0) return [];
         long origin = long.MaxValue, last = long.MinValue, end = long.MinValue;
-        foreach (var s in measured)
+        foreach (var r in measured)
         {
-            origin = Math.Min(origin, s.OffsetNs);
-            last = Math.Max(last, s.OffsetNs);
-            end = Math.Max(end, s.OffsetNs + s.LatencyNs);
+            origin = Math.Min(origin, t.OffsetNs(r));
+            last = Math.Max(last, t.OffsetNs(r));
+            end = Math.Max(end, t.OffsetNs(r) + t.LatencyNs(r));
         }
         var count = (last - origin) / windowNs + 1;
         if (count > MaxWindows) throw new ArgumentException($"That gives {count:N0} windows; choose a length that gives at most {MaxWindows:N0}.", nameof(windowNs));
@@ -74,17 +75,17 @@ public static class TimeWindows
         var counts = new int[windows];
         var errors = new int[windows];
         var answered = new int[windows + 1];
-        foreach (var s in measured)
+        foreach (var r in measured)
         {
-            var w = (int)((s.OffsetNs - origin) / windowNs);
+            var w = (int)((t.OffsetNs(r) - origin) / windowNs);
             counts[w]++;
-            if (s.Error != ErrorKind.None) errors[w]++;
-            if (!s.Error.IsTransportError()) answered[w + 1]++;
+            if (t.Error(r) != ErrorKind.None) errors[w]++;
+            if (!t.Error(r).IsTransportError()) answered[w + 1]++;
         }
         for (var w = 0; w < windows; w++) answered[w + 1] += answered[w];
         var next = (int[])answered.Clone();
-        foreach (var s in measured)
-            if (!s.Error.IsTransportError()) scratch[next[(int)((s.OffsetNs - origin) / windowNs)]++] = s.LatencyNs;
+        foreach (var r in measured)
+            if (!t.Error(r).IsTransportError()) scratch[next[(int)((t.OffsetNs(r) - origin) / windowNs)]++] = t.LatencyNs(r);
 
         var rows = new List<TimeWindow>(windows);
         for (var w = 0; w < windows; w++)

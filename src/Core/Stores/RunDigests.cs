@@ -30,6 +30,8 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     {
         if (!run.Status.IsFinal()) return RunDigest.Build([], basis, (_, _) => null).Digest;
         if (await LoadAsync(run.Id, basis, ct) is { } stored) return stored;
+        // Samples dropped (Runs:KeepSamplesDays): the digest it kept is all there is, whatever its version.
+        if (run.SamplesDroppedUtcMs is not null && await LoadAsync(run.Id, basis, ct, anyVersion: true) is { } kept) return kept;
         await Building.WaitAsync(ct);
         try
         {
@@ -63,15 +65,17 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     /// </summary>
     async Task<(IReadOnlyDictionary<LatencyBasis, RunDigest> Digests, List<StoredLatencies> Sorted)> BuildCoreAsync(Run run, bool store, CancellationToken ct)
     {
-        var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
-        LatencyBasis[] bases = samples.Any(s => s.LagNs.HasValue) ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
+        // The samples as columns, filled as the blocks are unpacked: a million samples are never a million objects at once.
+        var samples = new SampleTable(await RunSamples.CountAsync(db, run.Id, ct));
+        await foreach (var sample in RunSamples.StreamAsync(db, run.Id, ct)) samples.Add(sample);
+        LatencyBasis[] bases = samples.HasLag ? [LatencyBasis.Corrected, LatencyBasis.Service] : [LatencyBasis.Corrected];
         var digests = new Dictionary<LatencyBasis, RunDigest>();
         var rows = new List<StoredLatencies>();
         var seriesBasis = kinds.SeriesBasis(run);
         foreach (var basis in bases)
         {
             // Corrected first, then the same samples turned into service time (no second million objects).
-            if (basis == LatencyBasis.Service) LatencyBases.ToServiceTimeInPlace(samples);
+            if (basis == LatencyBasis.Service) samples.ToServiceTimeInPlace();
             var (digest, sorted) = RunDigest.Build(samples, basis, (series, seen) => kinds.Ask(run, (kind, p) => kind is IKindFigures own ? own.Figures(p, series, seen) : null),
                 OnEach.Parse(run.OnEachJson) is { } onEach ? (series, seen) => ConfigurationFigures.From(onEach, series, seen, AgentShardRow.AllTurnStarts(run.AgentsJson)) : null,
                 seriesBasis.Iterations is null ? null : seriesBasis.IsIterations);
@@ -111,7 +115,7 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
     {
         if (!run.Status.IsFinal())
         {
-            var samples = await db.Samples.AsNoTracking().Where(s => s.RunId == run.Id).OrderBy(s => s.Index).ToListAsync(ct);
+            var samples = await RunSamples.ListAsync(db, run.Id, ct);
             return basis.Apply(samples).Where(s => !s.IsWarmup && !s.Error.IsTransportError() && (series.Length == 0 || s.Series == series))
                 .Select(s => s.LatencyNs).Order().ToArray();
         }
@@ -134,9 +138,9 @@ public sealed class RunDigests(BenchDbContext db, BenchmarkKinds kinds, ILogger<
         return row is null ? [] : new SortedLatencies(row.Data);
     }
 
-    async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct)
+    async Task<RunDigest?> LoadAsync(long runId, LatencyBasis basis, CancellationToken ct, bool anyVersion = false)
     {
-        var rows = await db.Digests.AsNoTracking().Where(d => d.RunId == runId && d.Version == RunDigest.CurrentVersion).ToListAsync(ct);
+        var rows = await db.Digests.AsNoTracking().Where(d => d.RunId == runId && (anyVersion || d.Version == RunDigest.CurrentVersion)).ToListAsync(ct);
         var row = rows.FirstOrDefault(r => r.Basis == basis) ?? rows.FirstOrDefault(r => r.Basis == LatencyBasis.Corrected);
         return row is null ? null : Json.Deserialize<RunDigest>(row.Json);
     }

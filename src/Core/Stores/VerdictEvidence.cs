@@ -19,10 +19,10 @@ public sealed class VerdictEvidence(BenchDbContext db, RunDigests digests)
     /// <summary>The series' measured answered latencies by sample index (the order they were sent).</summary>
     public async Task<IReadOnlyList<long>> OrderedAsync(long runId, string series, LatencyBasis basis, CancellationToken ct)
     {
-        var rows = await db.Samples.AsNoTracking().Where(s => s.RunId == runId && s.Series == series && !s.IsWarmup)
-            .OrderBy(s => s.Index).Select(s => new { s.LatencyNs, s.LagNs, s.Error }).ToListAsync(ct);
-        return rows.Where(r => !r.Error.IsTransportError())
-            .Select(r => basis == LatencyBasis.Service ? r.LatencyNs - (r.LagNs ?? 0) : r.LatencyNs).ToArray();
+        var ordered = new List<long>();
+        await foreach (var s in RunSamples.StreamSeriesAsync(db, runId, series, ct))
+            if (!s.IsWarmup && !s.Error.IsTransportError()) ordered.Add(basis == LatencyBasis.Service ? s.LatencyNs - (s.LagNs ?? 0) : s.LatencyNs);
+        return ordered;
     }
 
     /// <summary>

@@ -325,6 +325,9 @@ namespace BenchDashboard.PostgreSql.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("character varying(200)");
 
+                    b.Property<long?>("SamplesDroppedUtcMs")
+                        .HasColumnType("bigint");
+
                     b.Property<long?>("StartedUtcMs")
                         .HasColumnType("bigint");
 
@@ -407,6 +410,39 @@ namespace BenchDashboard.PostgreSql.Migrations
                     b.ToTable("Samples");
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Runs.SampleBlock", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("bigint");
+
+                    b.Property<int>("FirstIndex")
+                        .HasColumnType("integer");
+
+                    b.Property<int>("Count")
+                        .HasColumnType("integer");
+
+                    b.Property<byte[]>("Data")
+                        .IsRequired()
+                        .HasColumnType("bytea");
+
+                    b.Property<int>("LastIndex")
+                        .HasColumnType("integer");
+
+                    b.Property<long>("MaxOffsetNs")
+                        .HasColumnType("bigint");
+
+                    b.Property<long>("MinOffsetNs")
+                        .HasColumnType("bigint");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)");
+
+                    b.HasKey("RunId", "FirstIndex");
+
+                    b.ToTable("SampleBlocks", (string)null);
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
                 {
                     b.Property<string>("Name")
@@ -470,6 +506,15 @@ namespace BenchDashboard.PostgreSql.Migrations
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Sample", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Runs.SampleBlock", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

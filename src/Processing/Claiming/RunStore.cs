@@ -128,14 +128,15 @@ public sealed class RunStore(IServiceScopeFactory scopes, TimeProvider time, IOp
             var gone = db.Runs.Where(r => r.Id == id && r.Status == RunStatus.Running);
             gone = ownOnly ? gone.Where(r => r.RunnerName == runnerName) : gone.Where(r => r.HeartbeatUtcMs == null || r.HeartbeatUtcMs < staleBefore);
             var limitsJson = await StandingLimitsAsync(db, id, ct);
+            // The samples stored in either store (blocks, or rows of a database not yet converted), counted in the update itself.
             ended += await gone.ExecuteUpdateAsync(set => set
                 .SetProperty(r => r.LimitsJson, limitsJson)
-                .SetProperty(r => r.CompletedRequests, r => db.Samples.Count(x => x.RunId == r.Id))
-                .SetProperty(r => r.Status, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id) ? RunStatus.Completed : RunStatus.Interrupted)
-                .SetProperty(r => r.Error, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id)
+                .SetProperty(r => r.CompletedRequests, r => (db.Samples.Count(x => x.RunId == r.Id) + db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count)))
+                .SetProperty(r => r.Status, r => r.MeasuredSamples == (db.Samples.Count(x => x.RunId == r.Id) + db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count)) ? RunStatus.Completed : RunStatus.Interrupted)
+                .SetProperty(r => r.Error, r => r.MeasuredSamples == (db.Samples.Count(x => x.RunId == r.Id) + db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count))
                     ? null
-                    : why + " The " + db.Samples.Count(x => x.RunId == r.Id).ToString() + " samples stored before that are kept.")
-                .SetProperty(r => r.NotesJson, r => r.MeasuredSamples == db.Samples.Count(x => x.RunId == r.Id) ? r.NotesJson ?? completedNote : r.NotesJson)
+                    : why + " The " + (db.Samples.Count(x => x.RunId == r.Id) + db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count)).ToString() + " samples stored before that are kept.")
+                .SetProperty(r => r.NotesJson, r => r.MeasuredSamples == (db.Samples.Count(x => x.RunId == r.Id) + db.SampleBlocks.Where(b => b.RunId == r.Id).Sum(b => b.Count)) ? r.NotesJson ?? completedNote : r.NotesJson)
                 .SetProperty(r => r.EndedUtcMs, now)
                 .SetProperty(r => r.LiveJson, (string?)null), ct);
         }

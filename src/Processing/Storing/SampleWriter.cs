@@ -4,20 +4,17 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Processing.Executing;
 using BenchDashboard.Processing.Telemetry;
-using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Storage;
 using Microsoft.Extensions.DependencyInjection;
-using Npgsql;
 
 namespace BenchDashboard.Processing.Storing;
 
 /// <summary>
-/// Drains a run's samples into the database in batches, off the measurement path. Samples are inserted on
-/// EF Core's own connection and transaction, but not as entities: tracked entities cost 53 µs of CPU per sample
-/// (bench/README.md), which on a 2-core machine took most of a core from the requests being measured; SQLite's own
-/// prepared statement (<see cref="SampleInsert"/>) costs 1.6 µs and PostgreSQL's binary COPY (<see cref="SampleCopy"/>)
-/// 1.7. The schema is still EF's. A commit has a cost of
+/// Drains a run's samples into the database in batches, off the measurement path. Samples are stored as packed
+/// blocks (<see cref="SampleBlockAppender"/>: a few rows a batch instead of one a sample) on EF Core's own connection
+/// and transaction, but not as entities: tracked entities cost 53 µs of CPU per sample (bench/README.md), which on a
+/// 2-core machine took most of a core from the requests being measured. The schema is still EF's. A commit has a cost of
 /// its own, so a batch that was not full is followed by a pause of <c>flushInterval</c>: at 7,000
 /// samples/s in ones and twos the commits alone took the CPU that Redis and the client needed.
 /// <para>
@@ -39,6 +36,8 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
     readonly Channel<Sample> channel = Channel.CreateUnbounded<Sample>(new UnboundedChannelOptions { SingleReader = true });
     long buffered, stored, failingSince, completedAt, longestFailureTicks, attemptStarted;
     volatile StorageFault? fault, lastFault;
+    // Only the storing thread touches it, one batch at a time.
+    readonly SampleBlockAppender blocks = new();
 
     /// <summary>Queues a sample; false when the buffer is full (the caller must stop the load: storing cannot keep up).</summary>
     public bool TryAdd(Sample sample)
@@ -173,8 +172,9 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
         {
             var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
             transaction = db.Database.BeginTransaction();
-            Insert(db, batch);
+            var written = blocks.Write(db.Database.GetDbConnection(), transaction.GetDbTransaction(), batch);
             transaction.Commit();
+            blocks.Committed(written);
         }
         catch (Exception ex)
         {
@@ -193,12 +193,5 @@ public sealed class SampleWriter(IServiceScopeFactory scopes, int batchSize, Tim
                 try { scope.Dispose(); } catch (Exception) { } // the connection still goes back to the pool
             }
         }
-    }
-
-    static void Insert(BenchDbContext db, List<Sample> batch)
-    {
-        // Inside the batch's transaction on both: a failed batch stores nothing, the retry stores it once.
-        if (db.IsPostgreSql()) SampleCopy.Write((NpgsqlConnection)db.Database.GetDbConnection(), batch);
-        else SampleInsert.Write((SqliteConnection)db.Database.GetDbConnection(), batch);
     }
 }

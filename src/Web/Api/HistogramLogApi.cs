@@ -19,6 +19,8 @@ public static class HistogramLogApi
         // A log of a run under way would be cut at an arbitrary second and read as if complete.
         if (!run.Status.IsFinal())
             return TypedResults.Problem($"Run {id} is {run.Status.ToApiName()}: its log can be had once it has ended.", statusCode: StatusCodes.Status409Conflict, title: "The run has not ended.");
+        // The log is the latencies in the order they started, which only the samples hold.
+        if (run.SamplesDroppedUtcMs is { } dropped) return RunsApi.SamplesDropped(id, dropped);
         if (series is not null && !await queries.HasSeriesAsync(id, series, ct))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["series"] = [$"Run {id} has no series '{series}'."] });
 

@@ -235,11 +235,17 @@ public static class RunsApi
     /// </summary>
     static async Task<IResult> SamplesAsync(long id, string? format, HttpRequest request, RunQueries queries, CancellationToken ct)
     {
-        if (await queries.FindAsync(id, ct) is null) return TypedResults.NotFound();
+        if (await queries.FindAsync(id, ct) is not { } run) return TypedResults.NotFound();
+        if (run.SamplesDroppedUtcMs is { } dropped) return SamplesDropped(id, dropped);
         var csv = string.Equals(format, "csv", StringComparison.OrdinalIgnoreCase) || request.Headers.Accept.ToString().Contains("text/csv");
         if (!csv) return TypedResults.Ok(queries.StreamSamples(id).Select(SampleDto.From));
         return new SamplesCsv(queries.StreamSamples(id), $"run-{id}-samples.csv");
     }
+
+    /// <summary>What an answer made of a run's samples says once <c>Runs:KeepSamplesDays</c> has dropped them.</summary>
+    public static IResult SamplesDropped(long id, long droppedUtcMs) =>
+        TypedResults.Problem($"Run {id}'s samples were dropped on {DateTimeOffset.FromUnixTimeMilliseconds(droppedUtcMs):yyyy-MM-dd HH:mm} UTC (Runs:KeepSamplesDays); its figures, windows and charts are kept.",
+            statusCode: StatusCodes.Status410Gone, title: "Samples dropped");
 
     /// <summary>The samples as CSV, written to the response row by row.</summary>
     sealed class SamplesCsv(IAsyncEnumerable<Sample> samples, string fileName) : IResult

@@ -19,6 +19,8 @@ public sealed class RetentionService(IServiceScopeFactory scopes, ILogger<Retent
                     await using var scope = scopes.CreateAsyncScope();
                     var deleted = await scope.ServiceProvider.GetRequiredService<RunRetention>().DeleteExpiredAsync(1000, stoppingToken);
                     if (deleted > 0) logger.LogInformation("Deleted {Count} run(s) older than Runs:KeepDays", deleted);
+                    var dropped = await scope.ServiceProvider.GetRequiredService<RunRetention>().DropExpiredSamplesAsync(1000, stoppingToken);
+                    if (dropped > 0) logger.LogInformation("Dropped the samples of {Count} run(s) older than Runs:KeepSamplesDays, their digests kept", dropped);
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {

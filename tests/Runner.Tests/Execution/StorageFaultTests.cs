@@ -8,6 +8,7 @@ using BenchDashboard.Runner.Scheduling;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -73,21 +74,35 @@ public sealed class StorageFaultTests
         var runId = await host.EnqueueAsync(queue => queue.EnqueueAsync(EndlessWrites, null, default));
         var next = await host.EnqueueAsync(queue => queue.EnqueueAsync(SmallRun, null, default));
         await host.Host.StartAsync();
+        await ProgressAsync(host, runId);
+        // Packed blocks of the cache's regular samples take a few bytes each: the 7 MiB left beside the database and its
+        // reserve would hold more samples than storing keeps up with, and the buffer, not the disk, would stop the load.
+        // So another file takes every byte left while the run is storing: its next write, and any write after, finds
+        // the disk full (none of the database's last pages left to take, so only the reserve makes room for the outcome).
+        using var filler = Filler.TakingEveryByte(disk.Path);
 
-        var run = await host.UntilFinalAsync(runId, seconds: 30);
-        // Without room, the next run's writer keeps trying for Runner:StorageGiveUpSeconds (60 s) before counting its samples
-        // lost, and on a busy machine each of its attempts on the full disk is slow: a generous bound, as the point is
-        // only that the queue goes on.
+        var run = await host.UntilFinalAsync(runId, seconds: 60);
+        // Room again, as an operator would make it: the next run, queued all along, stores its samples and completes.
+        // Until then its writer retries for Runner:StorageGiveUpSeconds (60 s), and on a busy machine each attempt on a
+        // full disk is slow: a generous bound.
+        filler.Dispose();
         var after = await host.UntilFinalAsync(next, seconds: 240);
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, run.Status);
         Assert.True(run.Error!.StartsWith("Storing samples failed: the database or its disk is full (SQLITE_FULL); the load was stopped.", StringComparison.Ordinal), run.Error);
         Assert.True(run.EndedUtcMs - run.StartedUtcMs < 20_000, "the load ran on long after the disk was full");
+        Assert.True(host.Logs.Entries.Any(e => e.Message.StartsWith("The disk of the results database is full: released the 4 MiB reserve", StringComparison.Ordinal)),
+            string.Join("\n", host.Logs.Entries.Where(e => e.Level >= LogLevel.Information).Select(e => $"{e.Level} {e.Category}: {e.Message}").TakeLast(30)));
         await AssertEveryMeasuredSampleIsStoredOrCountedLostAsync(host, run);
+        // A block write that failed was rolled back whole, the tail block it replaced included: no sample twice, none half.
+        var stored = await host.SamplesAsync(runId);
+        Assert.Equal(stored.Count, stored.Select(s => s.Index).Distinct().Count());
+        Assert.Equal(stored.Count, await host.WithDbAsync(db => db.SampleBlocks.Where(b => b.RunId == runId).SumAsync(b => b.Count)));
         // The failures are reported by the runner, once each: EF Core's own error lines are turned down.
         Assert.DoesNotContain(host.Logs.Entries, e => e.Level >= LogLevel.Error && e.Category.StartsWith("Microsoft.EntityFrameworkCore", StringComparison.Ordinal));
-        Assert.NotEqual(RunStatus.Running, after.Status); // the queue goes on: with room for 100 samples it completes, without it fails saying so
+        Assert.True(after.Status == RunStatus.Completed, after.Error);
+        Assert.Equal(200, (await host.SamplesAsync(next)).Count);
     }
 
     [Fact]
@@ -244,6 +259,28 @@ public sealed class StorageFaultTests
             await Task.Delay(50);
         }
     }
+}
+
+/// <summary>A file of real (not sparse) zeros written until the disk refuses more; deleted on dispose.</summary>
+sealed class Filler : IDisposable
+{
+    readonly string path;
+
+    Filler(string directory)
+    {
+        path = Path.Combine(directory, "filler");
+        using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0);
+        var page = new byte[4096];
+        try
+        {
+            while (true) file.Write(page);
+        }
+        catch (IOException) when (new DriveInfo(directory).AvailableFreeSpace < page.Length) { } // ENOSPC: the disk is full
+    }
+
+    public static Filler TakingEveryByte(string directory) => new(directory);
+
+    public void Dispose() => File.Delete(path);
 }
 
 /// <summary>

@@ -2,6 +2,7 @@ using BenchDashboard.Core;
 using BenchDashboard.Core.Benchmarks;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Runner.Tests.Scheduling;
 using BenchDashboard.TestSupport;
 using Microsoft.EntityFrameworkCore;
@@ -31,7 +32,7 @@ public class TargetPolicyRunTests
 
         Assert.Equal(RunStatus.Failed, finished.Status);
         Assert.Contains("loopback", finished.Error);
-        Assert.Equal(0, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Equal(0, await host.WithDbAsync(db => RunSamples.CountAsync(db, runId)));
     }
 
     [Fact]
@@ -76,6 +77,6 @@ public class TargetPolicyRunTests
         Assert.Equal(RunStatus.Failed, finished.Status);
         Assert.Contains("line break", finished.Error);
         Assert.Equal(0, received);
-        Assert.Equal(0, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Equal(0, await host.WithDbAsync(db => RunSamples.CountAsync(db, runId)));
     }
 }

@@ -82,7 +82,7 @@ sealed class RunnerHost : IAsyncDisposable
     public Task<Run> RunAsync(long runId) => WithDbAsync(db => db.Runs.AsNoTracking().SingleAsync(r => r.Id == runId));
 
     public Task<List<Sample>> SamplesAsync(long runId) =>
-        WithDbAsync(db => db.Samples.AsNoTracking().Where(s => s.RunId == runId).OrderBy(s => s.Index).ToListAsync());
+        WithDbAsync(db => RunSamples.ListAsync(db, runId));
 
     /// <summary>Polls until the run reaches a final status; fails the test after <paramref name="seconds"/>.</summary>
     public async Task<Run> UntilFinalAsync(long runId, int seconds = 90)

@@ -161,7 +161,7 @@ public class RunnerServiceTests
         var run = await host.WithDbAsync(db => db.Runs.SingleAsync(r => r.Id == runId));
         Assert.Equal(RunStatus.Completed, run.Status);
         Assert.Equal(54, run.CompletedRequests);
-        Assert.Equal(54, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Equal(54, await host.WithDbAsync(db => RunSamples.CountAsync(db, runId)));
         Assert.Contains("\"processorCount\"", run.EnvironmentJson);
     }
 

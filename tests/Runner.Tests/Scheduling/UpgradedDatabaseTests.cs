@@ -1,5 +1,6 @@
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.Data.Sqlite;
 using Microsoft.EntityFrameworkCore;
@@ -36,7 +37,7 @@ public sealed class UpgradedDatabaseTests
         Assert.True(runId > old);
         Assert.Equal((RunStatus.Completed, 50), (run.Status, run.CompletedRequests));
         Assert.Equal(Ef6Database.Samples, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId <= old)));
-        Assert.Equal(50, await host.WithDbAsync(db => db.Samples.CountAsync(s => s.RunId == runId)));
+        Assert.Equal(50, await host.WithDbAsync(db => RunSamples.CountAsync(db, runId)));
         Assert.Equal(Ef6Database.Digests, await host.WithDbAsync(db => db.Digests.CountAsync(d => d.RunId <= old)));
         Assert.Equal(1, await host.WithDbAsync(db => db.Digests.CountAsync(d => d.RunId == runId)));
         Assert.Equal(Ef6Database.Runs, await host.WithDbAsync(db => db.Runs.CountAsync(r => r.Id <= old)));

@@ -7,6 +7,7 @@ using BenchDashboard.Core.Data;
 using BenchDashboard.Core.Kinds.Http;
 using BenchDashboard.Core.Runs;
 using BenchDashboard.Core.Statistics;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.Processing.Executing;
 using BenchDashboard.Processing.Storing;
 using BenchDashboard.Runner.Execution;
@@ -107,7 +108,7 @@ public class SampleFieldsTests
 
         using (var scope = app.Services.CreateScope())
         {
-            var stored = await scope.ServiceProvider.GetRequiredService<BenchDbContext>().Samples.AsNoTracking().SingleAsync(s => s.RunId == runId);
+            var stored = Assert.Single(await RunSamples.ListAsync(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), runId));
             AssertSame(sample, stored, "The writer");
         }
 

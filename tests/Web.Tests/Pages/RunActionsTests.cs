@@ -52,7 +52,7 @@ public sealed class RunActionsTests
         var id = await DashboardFactory.CreateRunAsync(client, new { kind = "cache", requests = 200, keyCount = 5 });
         await DashboardFactory.WaitForEndAsync(client, id);
         await client.GetStringAsync($"/runs/{id}"); // its digest exists now
-        Assert.True(await CountAsync(app, db => db.Samples.CountAsync(s => s.RunId == id)) > 0);
+        Assert.True(await CountAsync(app, db => RunSamples.CountAsync(db, id)) > 0);
 
         var unconfirmed = await PostAsync(client, id, "Delete");
         Assert.Contains("Tick the box", WebUtility.HtmlDecode(await client.GetStringAsync(unconfirmed.Headers.Location!.ToString())));
@@ -61,7 +61,7 @@ public sealed class RunActionsTests
         var deleted = await PostAsync(client, id, "Delete", new() { ["confirm"] = "true" });
         Assert.Equal($"/?deleted={id}", deleted.Headers.Location!.ToString());
         Assert.Equal(HttpStatusCode.NotFound, (await client.GetAsync($"/runs/{id}")).StatusCode);
-        Assert.Equal(0, await CountAsync(app, db => db.Samples.CountAsync(s => s.RunId == id)));
+        Assert.Equal(0, await CountAsync(app, db => RunSamples.CountAsync(db, id)));
         Assert.Equal(0, await CountAsync(app, db => db.Digests.CountAsync(d => d.RunId == id)));
         Assert.Equal(0, await CountAsync(app, db => db.Latencies.CountAsync(l => l.RunId == id)));
     }
@@ -96,6 +96,6 @@ public sealed class RunActionsTests
         Assert.Equal([recent, oldQueued], left.Order());
         Assert.DoesNotContain(old, left);
         Assert.DoesNotContain(oldFailed, left);
-        Assert.Equal(0, await scope.ServiceProvider.GetRequiredService<BenchDbContext>().Samples.CountAsync(s => s.RunId == old));
+        Assert.Equal(0, await RunSamples.CountAsync(scope.ServiceProvider.GetRequiredService<BenchDbContext>(), old));
     }
 }

@@ -309,6 +309,9 @@ namespace BenchDashboard.Core.Data.Migrations
                         .HasMaxLength(200)
                         .HasColumnType("TEXT");
 
+                    b.Property<long?>("SamplesDroppedUtcMs")
+                        .HasColumnType("INTEGER");
+
                     b.Property<long?>("StartedUtcMs")
                         .HasColumnType("INTEGER");
 
@@ -391,6 +394,39 @@ namespace BenchDashboard.Core.Data.Migrations
                     b.ToTable("Samples");
                 });
 
+            modelBuilder.Entity("BenchDashboard.Core.Runs.SampleBlock", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("FirstIndex")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<int>("Count")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<byte[]>("Data")
+                        .IsRequired()
+                        .HasColumnType("BLOB");
+
+                    b.Property<int>("LastIndex")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("MaxOffsetNs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<long>("MinOffsetNs")
+                        .HasColumnType("INTEGER");
+
+                    b.Property<string>("Series")
+                        .HasMaxLength(64)
+                        .HasColumnType("TEXT");
+
+                    b.HasKey("RunId", "FirstIndex");
+
+                    b.ToTable("SampleBlocks", (string)null);
+                });
+
             modelBuilder.Entity("BenchDashboard.Core.Security.InstallationKey", b =>
                 {
                     b.Property<string>("Name")
@@ -454,6 +490,15 @@ namespace BenchDashboard.Core.Data.Migrations
                 });
 
             modelBuilder.Entity("BenchDashboard.Core.Runs.Sample", b =>
+                {
+                    b.HasOne("BenchDashboard.Core.Runs.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired();
+                });
+
+            modelBuilder.Entity("BenchDashboard.Core.Runs.SampleBlock", b =>
                 {
                     b.HasOne("BenchDashboard.Core.Runs.Run", null)
                         .WithMany()

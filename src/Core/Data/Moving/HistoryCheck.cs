@@ -4,8 +4,10 @@ using Microsoft.Extensions.DependencyInjection;
 namespace BenchDashboard.Core.Data.Moving;
 
 /// <summary>
-/// After a move: every table's rows of the source are in the target, counted per table and, for samples and every
-/// other per-run table, per run. Rows the target had of its own are not counted (it may be in use already).
+/// After a move: every table's rows of the source are in the target, counted per table and, for every per-run table,
+/// per run. Samples are counted as samples, whether a run holds them in blocks (each block's count) or in rows from
+/// before blocks, so the line "Samples" and a run's mismatch say how many samples, not how many blocks. Rows the
+/// target had of its own are not counted (it may be in use already).
 /// </summary>
 public static class HistoryCheck
 {
@@ -29,11 +31,12 @@ public static class HistoryCheck
         }
 
         var runIds = (await HistoryTables.KeysAsync(from, tables.Runs, ct)).Select(long.Parse).Order().ToList();
-        var samplesToRun = tables.Samples.GetForeignKeys().Single(k => k.PrincipalEntityType == tables.Runs);
-        foreach (var (type, toRun) in tables.PerRun.Prepend((tables.Samples, samplesToRun)))
+        var samples = (Table: HistoryTables.Table(tables.Samples), Ours: await HistoryTables.SamplesPerRunAsync(from, tables, ct), Theirs: await HistoryTables.SamplesPerRunAsync(to, tables, ct));
+        var perRun = new List<(string, Dictionary<long, long>, Dictionary<long, long>)> { samples };
+        foreach (var (type, toRun) in tables.PerRun.Where(p => p.Type != tables.SampleBlocks))
+            perRun.Add((HistoryTables.Table(type), await HistoryTables.CountsPerRunAsync(from, type, toRun, ct), await HistoryTables.CountsPerRunAsync(to, type, toRun, ct)));
+        foreach (var (table, ours, theirs) in perRun)
         {
-            var ours = await HistoryTables.CountsPerRunAsync(from, type, toRun, ct);
-            var theirs = await HistoryTables.CountsPerRunAsync(to, type, toRun, ct);
             long total = 0, found = 0;
             foreach (var id in runIds)
             {
@@ -42,15 +45,18 @@ public static class HistoryCheck
                 total += expected;
                 found += actual;
                 if (actual != expected)
-                    mismatches.Add($"{HistoryTables.Table(type)} of run {id}: {expected:N0} in the source, {actual:N0} in the target");
+                    mismatches.Add($"{table} of run {id}: {expected:N0} in the source, {actual:N0} in the target");
             }
-            counts.Add(new TableCount(HistoryTables.Table(type), total, found));
+            counts.Add(new TableCount(table, total, found));
         }
         return new CheckResult(counts, mismatches);
     }
 }
 
-/// <summary>A table's rows in the source and, of those, in the target (for per-run tables: rows of the source's runs).</summary>
+/// <summary>
+/// A table's rows in the source and, of those, in the target (for per-run tables: rows of the source's runs; for
+/// "Samples": samples of the source's runs, in blocks and rows).
+/// </summary>
 public sealed record TableCount(string Table, long Source, long Target);
 
 public sealed record CheckResult(IReadOnlyList<TableCount> Counts, IReadOnlyList<string> Mismatches)

@@ -110,7 +110,8 @@ public sealed class HistoryMove(IServiceProvider source, IServiceProvider target
         foreach (var (type, toRun) in tables.PerRun)
             await Generic(nameof(CopyRunRowsAsync), type, from, to, toRun, id, ct);
         await transaction.CommitAsync(ct);
-        return samples;
+        // Said as samples, as the check counts them: those in rows and those in its blocks.
+        return samples + await from.SampleBlocks.Where(b => b.RunId == id).SumAsync(b => (long)b.Count, ct);
     }
 
     static IEnumerable<Sample> CheckingCancellation(IEnumerable<Sample> samples, CancellationToken ct)

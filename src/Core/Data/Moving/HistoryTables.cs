@@ -11,7 +11,8 @@ namespace BenchDashboard.Core.Data.Moving;
 /// The model's tables as a history move sees them, read from the EF model so that a table added later moves too:
 /// <see cref="Shared"/> tables (benchmarks, A/A checks: not one run's) in an order that puts every principal before
 /// its dependents, and <see cref="PerRun"/> tables (digests, latencies, webhook deliveries: a foreign key to a run),
-/// moved in the run's transaction. Samples are per run but go by COPY, so they are apart.
+/// moved in the run's transaction: sample blocks among them. Samples still in rows (a history not converted to blocks)
+/// are per run but go by COPY, so they are apart.
 /// </summary>
 public sealed class HistoryTables
 {
@@ -19,6 +20,9 @@ public sealed class HistoryTables
     public IReadOnlyList<(IEntityType Type, IForeignKey ToRun)> PerRun { get; }
     public IEntityType Runs { get; }
     public IEntityType Samples { get; }
+
+    /// <summary>Among <see cref="PerRun"/>: moved as rows, but what they hold is counted as samples.</summary>
+    public IEntityType SampleBlocks { get; }
 
     /// <summary>
     /// An installation's own keys (the sign-in key ring, the fingerprint key) are not history: the target keeps its
@@ -33,6 +37,7 @@ public sealed class HistoryTables
     {
         Runs = model.FindEntityType(typeof(Run))!;
         Samples = model.FindEntityType(typeof(Sample))!;
+        SampleBlocks = model.FindEntityType(typeof(SampleBlock))!;
         var perRun = new List<(IEntityType, IForeignKey)>();
         var shared = new List<IEntityType>();
         foreach (var type in model.GetEntityTypes().Where(t => t != Runs && t != Samples && !t.IsOwned() && IsHistory(t)))
@@ -96,6 +101,21 @@ public sealed class HistoryTables
         var counts = new Dictionary<long, long>();
         await ReadAsync(db, $"SELECT \"{column}\", COUNT(*) FROM \"{Table(type)}\" GROUP BY \"{column}\"",
             reader => counts[Convert.ToInt64(reader.GetValue(0))] = Convert.ToInt64(reader.GetValue(1)), ct);
+        return counts;
+    }
+
+    /// <summary>Samples per run: the counts of its blocks plus its rows from before blocks (a run may have both).</summary>
+    public static async Task<Dictionary<long, long>> SamplesPerRunAsync(BenchDbContext db, HistoryTables tables, CancellationToken ct)
+    {
+        var counts = await CountsPerRunAsync(db, tables.Samples, tables.Samples.GetForeignKeys().Single(k => k.PrincipalEntityType == tables.Runs), ct);
+        var blocks = tables.SampleBlocks;
+        var runColumn = Column(blocks, blocks.GetForeignKeys().Single(k => k.PrincipalEntityType == tables.Runs).Properties[0]);
+        var countColumn = Column(blocks, blocks.FindProperty(nameof(SampleBlock.Count))!);
+        await ReadAsync(db, $"SELECT \"{runColumn}\", SUM(\"{countColumn}\") FROM \"{Table(blocks)}\" GROUP BY \"{runColumn}\"", reader =>
+        {
+            var runId = Convert.ToInt64(reader.GetValue(0));
+            counts[runId] = counts.GetValueOrDefault(runId) + Convert.ToInt64(reader.GetValue(1));
+        }, ct);
         return counts;
     }
 

@@ -42,7 +42,7 @@ public sealed class HistoryMoveTests : IAsyncLifetime
     [Fact]
     public async Task EveryRowOfEveryTableArrivesWithEveryFieldEqualAndTheCountsAreVerified()
     {
-        await SqliteHistory.FillAsync(source);
+        await SqliteHistory.FillAsync(source, packed: true);
 
         var moved = await new HistoryMove(source, target).MoveAsync();
         var check = await HistoryCheck.RunAsync(source, target);
@@ -114,6 +114,37 @@ public sealed class HistoryMoveTests : IAsyncLifetime
 
         Assert.False(check.Passed);
         Assert.Equal(["Samples of run 2: 2,000 in the source, 1,995 in the target"], check.Mismatches);
+    }
+
+    [Fact]
+    public async Task ARunInBlocksAndRunsInRowsArriveWithTheirSampleCountsAndTheCheckCountsSamplesNotBlocks()
+    {
+        // Run 3 (over agents) in three blocks of 4,096, 4,096 and 1,808 samples; the others in rows, from before blocks.
+        await SqliteHistory.FillAsync(source, samplesPerRun: 10_000, packed: true);
+        var reported = new Dictionary<long, long>();
+
+        await new HistoryMove(source, target) { RunMoved = (id, samples, _, _) => reported[id] = samples }.MoveAsync();
+        var check = await HistoryCheck.RunAsync(source, target);
+
+        Assert.True(check.Passed, string.Join("\n", check.Mismatches));
+        Assert.Equal(new TableCount("Samples", 40_000, 40_000), check.Counts.Single(c => c.Table == "Samples"));
+        Assert.DoesNotContain(check.Counts, c => c.Table == "SampleBlocks");
+        Assert.Equal(new Dictionary<long, long> { [1] = 10_000, [2] = 10_000, [3] = 10_000, [4] = 0, [5] = 10_000 }, reported);
+        await using (var scope = target.CreateAsyncScope())
+        {
+            var to = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
+            Assert.Equal([4_096, 4_096, 1_808], await to.SampleBlocks.Where(b => b.RunId == 3).OrderBy(b => b.FirstIndex).Select(b => b.Count).ToListAsync());
+            Assert.Equal(0, await to.Samples.CountAsync(s => s.RunId == 3));
+            Assert.Equal(10_000, await to.Samples.CountAsync(s => s.RunId == 2));
+            foreach (var runId in new long[] { 1, 2, 3, 5 })
+                Assert.Equal(10_000, await Core.Stores.RunSamples.CountAsync(to, runId));
+            // A block lost in the target is reported as the samples it held.
+            await to.SampleBlocks.Where(b => b.RunId == 3 && b.FirstIndex == 4_096).ExecuteDeleteAsync();
+        }
+
+        var after = await HistoryCheck.RunAsync(source, target);
+        Assert.Equal(["Samples of run 3: 10,000 in the source, 5,904 in the target"], after.Mismatches);
+        Assert.Equal(new TableCount("Samples", 40_000, 35_904), after.Counts.Single(c => c.Table == "Samples"));
     }
 
     [Fact]

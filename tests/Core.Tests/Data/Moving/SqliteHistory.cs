@@ -14,7 +14,7 @@ namespace BenchDashboard.Core.Tests.Data.Moving;
 /// </summary>
 static class SqliteHistory
 {
-    public static async Task FillAsync(IServiceProvider services, int samplesPerRun = 2_000, int extraRuns = 0)
+    public static async Task FillAsync(IServiceProvider services, int samplesPerRun = 2_000, int extraRuns = 0, bool packed = false)
     {
         await using var scope = services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<BenchDbContext>();
@@ -37,7 +37,10 @@ static class SqliteHistory
 
         foreach (var run in runs.Where(r => r.Status != RunStatus.Failed))
         {
-            db.Samples.AddRange(Enumerable.Range(0, samplesPerRun).Select(i => SampleOf(run, i)));
+            var samples = Enumerable.Range(0, samplesPerRun).Select(i => SampleOf(run, i));
+            // The run over agents stored as blocks, as this version's writer stores samples, the others as rows, as before.
+            if (packed && run.Kind == "fileSystem") db.SampleBlocks.AddRange(SampleBlock.Pack(run.Id, samples));
+            else db.Samples.AddRange(samples);
             db.Digests.Add(new StoredDigest { RunId = run.Id, Basis = LatencyBasis.Corrected, Version = 3, Json = $$"""{"run":{{run.Id}}}""" });
             db.Latencies.Add(new StoredLatencies { RunId = run.Id, Basis = LatencyBasis.Service, Series = "", Count = 3, Data = [1, 2, 3, (byte)run.Id] });
         }

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using BenchDashboard.Core.Stores;
 using BenchDashboard.TestSupport;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.EntityFrameworkCore;
@@ -99,7 +100,10 @@ public partial class ReportPagesTests
         var before = Ladder(await client.GetStringAsync($"/runs/{id}/report"));
 
         // With the samples gone, the report is the same: like its page, it reads the digest a run keeps once it has ended.
-        Assert.Equal(50, await db.Samples.Where(s => s.RunId == id && !s.IsWarmup).ExecuteDeleteAsync());
+        Assert.Equal(50, (await RunSamples.ListAsync(db, id)).Count(s => !s.IsWarmup));
+        await db.SampleBlocks.Where(b => b.RunId == id).ExecuteDeleteAsync();
+        await db.Samples.Where(s => s.RunId == id).ExecuteDeleteAsync();
+        Assert.Equal(0, await RunSamples.CountAsync(db, id));
         var after = await client.GetAsync($"/runs/{id}/report");
         Assert.Equal(HttpStatusCode.OK, after.StatusCode);
         Assert.Contains("<td class=\"num\">99%</td>", before);
