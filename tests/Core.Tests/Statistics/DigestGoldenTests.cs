@@ -8,7 +8,7 @@ namespace BenchDashboard.Core.Tests.Statistics;
 /// <summary>
 /// The digest of each of <see cref="DigestRuns"/> is what the build before digests were built from columns
 /// (<c>SampleTable</c>) made of the same samples, byte for byte: Statistics/Digests/*.json.gz were written by
-/// that build (commit fd61a2a, with this file and DigestRuns.cs added and DIGEST_GOLDEN_WRITE set to a directory).
+/// that build (main at df7c8ed, digest version 9, with this file and DigestRuns.cs added and DIGEST_GOLDEN_WRITE set to a directory).
 /// A change meant to change what a digest holds raises <see cref="RunDigest.CurrentVersion"/> and writes them again.
 /// </summary>
 public class DigestGoldenTests
