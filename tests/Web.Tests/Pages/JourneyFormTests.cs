@@ -144,6 +144,43 @@ public sealed partial class JourneyFormTests
     }
 
     [Fact]
+    public async Task ACardWithATokenScopeIsATokenStepAndComesBackInItsCard()
+    {
+        await using var app = Dashboard();
+        var client = Client(app);
+        var html = await client.GetStringAsync("/runs/new?kind=http");
+        KeyValuePair<string, string>[] token =
+        [
+            .. Card(0, "token", "GET", ""), new("Http.Steps[0].TokenScope", "api://0f3c/.default"), new("Http.Steps[0].TokenCredential", "default"),
+            .. Card(1, "orders", "GET", "http://127.0.0.1:1/orders", "Authorization: Bearer {{token}}"),
+        ];
+
+        var bad = await client.PostAsync("/runs/new", new FormUrlEncodedContent(
+            [.. LoadFields(html), .. token.Select(f => f.Key == "Http.Steps[0].Url" ? new(f.Key, "http://127.0.0.1:1/x") : f)]));
+        Assert.NotEqual(HttpStatusCode.Redirect, bad.StatusCode); // a token step sends nothing: its URL is refused beside the field
+        Assert.Contains("<span class=\"field-error\">", CardHtml(await bad.Content.ReadAsStringAsync(), 0));
+
+        var posted = await client.PostAsync("/runs/new", new FormUrlEncodedContent([.. LoadFields(html), .. token]));
+        Assert.True(posted.StatusCode == HttpStatusCode.Redirect, string.Join("\n", Regex.Matches(await posted.Content.ReadAsStringAsync(), "field-error[^>]*>[^<]+").Select(m => m.Value)));
+        var id = Regex.Match(posted.Headers.Location!.ToString(), "/runs/(\\d+)").Groups[1].Value;
+        var step = (await client.GetFromJsonAsync<JsonElement>($"/api/runs/{id}")).GetProperty("parameters").GetProperty("steps")[0];
+        Assert.Equal("api://0f3c/.default", step.GetProperty("token").GetProperty("scope").GetString());
+        Assert.Equal("token", step.GetProperty("token").GetProperty("variable").GetString());
+        Assert.Equal("default", step.GetProperty("token").GetProperty("credential").GetString());
+
+        const string definition = """
+            {"name":"behind entra","kind":"http","parameters":{"requests":5,"steps":[{"name":"token","token":{"scope":"api://0f3c/.default","variable":"jwt"}},
+             {"name":"orders","url":"http://127.0.0.1:1/orders","headers":{"Authorization":"Bearer {{jwt}}"}}]}}
+            """;
+        var created = await client.PostAsync("/api/benchmarks", new StringContent(definition, Encoding.UTF8, "application/json"));
+        Assert.True(created.StatusCode == HttpStatusCode.Created, await created.Content.ReadAsStringAsync());
+        var edit = WebUtility.HtmlDecode(CardHtml(await client.GetStringAsync($"/benchmarks/edit/{(await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("id").GetInt32()}"), 0));
+        Assert.Contains("name=\"Http.Steps[0].TokenScope\" value=\"api://0f3c/.default\"", edit);
+        Assert.Contains("name=\"Http.Steps[0].TokenVariable\" value=\"jwt\"", edit);
+        Assert.DoesNotContain("Http.Steps[0].More", edit); // the card has boxes for it: nothing carried hidden
+    }
+
+    [Fact]
     public async Task AStoredJourneysDataFileIsKeptThroughAnEditOfItsSteps()
     {
         await using var app = Dashboard();

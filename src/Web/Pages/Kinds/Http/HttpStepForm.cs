@@ -30,13 +30,25 @@ public sealed class HttpStepForm
     /// <summary>The step's <c>thinkTime</c> object as JSON.</summary>
     public string? ThinkTime { get; set; }
 
+    /// <summary>A token step's scope: when given, the step gets a bearer token from Microsoft Entra instead of sending a request.</summary>
+    public string? TokenScope { get; set; }
+
+    /// <summary>The variable the token goes into (default "token").</summary>
+    public string? TokenVariable { get; set; }
+
+    /// <summary>"managedIdentity" or "default" (DefaultAzureCredential).</summary>
+    public string? TokenCredential { get; set; }
+
+    /// <summary>A user-assigned managed identity's client id, or blank.</summary>
+    public string? TokenClientId { get; set; }
+
     /// <summary>
     /// The step's other fields, which the card has no box for, as a JSON object kept as stored (hidden): a step
     /// kind added to the API after these cards is carried through an edit instead of being dropped.
     /// </summary>
     public string? More { get; set; }
 
-    static readonly string[] CardFields = ["name", "method", "url", "headers", "body", "extract", "checks", "thinkTime"];
+    static readonly string[] CardFields = ["name", "method", "url", "headers", "body", "extract", "checks", "thinkTime", "token"];
 
     /// <summary>The names in <see cref="More"/>, for the card's note.</summary>
     public IEnumerable<string> MoreNames()
@@ -75,8 +87,24 @@ public sealed class HttpStepForm
             Extract = Read<List<HttpExtract>>(Extract, at + "extract", "a list of extractions: [{\"name\": \"token\", \"json\": \"$.token\"}]", errors),
             Checks = Read<List<HttpCheck>>(Checks, at + "checks", "a list of checks: [{\"status\": 200}]", errors),
             ThinkTime = Read<HttpThinkTime>(ThinkTime, at + "thinkTime", "{\"ms\": 500}, {\"minMs\": 100, \"maxMs\": 900} or {\"meanMs\": 500}", errors),
+            Token = ToToken(at, errors),
         };
         return string.IsNullOrWhiteSpace(More) ? step : WithMore(step, $"steps[{index}]", errors);
+    }
+
+    HttpTokenStep? ToToken(string at, Dictionary<string, string[]> errors)
+    {
+        if (string.IsNullOrWhiteSpace(TokenScope)) return null;
+        var credential = HttpTokenCredential.ManagedIdentity;
+        if (!string.IsNullOrWhiteSpace(TokenCredential) && !Enum.TryParse(TokenCredential.Trim(), ignoreCase: true, out credential))
+            errors[at + "token.credential"] = ["The credential is managedIdentity or default."];
+        return new HttpTokenStep
+        {
+            Scope = TokenScope.Trim(),
+            Variable = string.IsNullOrWhiteSpace(TokenVariable) ? "token" : TokenVariable.Trim(),
+            Credential = credential,
+            ClientId = string.IsNullOrWhiteSpace(TokenClientId) ? null : TokenClientId.Trim(),
+        };
     }
 
     HttpStep WithMore(HttpStep step, string at, Dictionary<string, string[]> errors)
@@ -122,6 +150,10 @@ public sealed class HttpStepForm
         Extract = step.Extract is null ? null : JsonSerializer.Serialize(step.Extract, Written),
         Checks = step.Checks is null ? null : JsonSerializer.Serialize(step.Checks, Written),
         ThinkTime = step.ThinkTime is null ? null : JsonSerializer.Serialize(step.ThinkTime, Written),
+        TokenScope = step.Token?.Scope,
+        TokenVariable = step.Token?.Variable,
+        TokenCredential = step.Token is null ? null : JsonNamingPolicy.CamelCase.ConvertName(step.Token.Credential.ToString()),
+        TokenClientId = step.Token?.ClientId,
         More = OtherFields(step),
     };
 
