@@ -86,7 +86,13 @@ public sealed class StorageFaultTests
         // Until then its writer retries for Runner:StorageGiveUpSeconds (60 s), and on a busy machine each attempt on a
         // full disk is slow: a generous bound.
         filler.Dispose();
-        var after = await host.UntilFinalAsync(next, seconds: 240);
+        Run after;
+        try { after = await host.UntilFinalAsync(next, seconds: 240); }
+        catch (TimeoutException ex)
+        {
+            var files = Directory.GetFiles(disk.Path).Select(f => $"{System.IO.Path.GetFileName(f)} {new FileInfo(f).Length:N0} B");
+            throw new TimeoutException($"{ex.Message}\nThe disk: {new DriveInfo(disk.Path).AvailableFreeSpace:N0} B free; {string.Join(", ", files)}", ex);
+        }
         await host.Host.StopAsync();
 
         Assert.Equal(RunStatus.Failed, run.Status);

@@ -92,7 +92,9 @@ sealed class RunnerHost : IAsyncDisposable
         {
             var run = await RunAsync(runId);
             if (run.Status.IsFinal()) return run;
-            if (DateTime.UtcNow > deadline) throw new TimeoutException($"Run {runId} did not end within {seconds} s.");
+            if (DateTime.UtcNow > deadline)
+                throw new TimeoutException($"Run {runId} did not end within {seconds} s ({run.Status}, {run.CompletedRequests:N0} requests). The runner's last words:\n"
+                    + string.Join("\n", Logs.Entries.TakeLast(40).Select(e => $"{e.Level} {e.Category}: {e.Message}")));
             await Task.Delay(50);
         }
     }
