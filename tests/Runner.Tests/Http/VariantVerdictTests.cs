@@ -116,9 +116,10 @@ public class VariantVerdictTests
 
         // The target holds 10 and 11 ms; loopback, the client and late wake-ups add the same o to both (≈ 0.3 ms, and
         // 1.5 ms in a loaded stretch of a full suite), so the true change of what is measured is 1 ms / (10 ms + o):
-        // the 10 ms variant's median tells o. The interval must reach it, within half a percent. On a machine busy on
-        // both cores the target's own 11 ms timer once woke late for a whole run (1.17× to 1.33×): the best of three
-        // counts, and every run must still call it slower.
+        // the 10 ms variant's median tells o. A slower call whose interval reaches it, within half a percent, is the
+        // answer. On a machine busy on both cores a run can miss it either way (the target's own 11 ms timer late for a
+        // whole run: 1.17× to 1.33×; noise too wide to call: no clear difference): the best of three counts, and no run
+        // may ever call it faster.
         var misses = new List<string>();
         for (var attempt = 0; attempt < 3; attempt++)
         {
@@ -127,10 +128,10 @@ public class VariantVerdictTests
                 Url = target.Url("/delay?ms=10").ToString(), Requests = 150, Concurrency = 1, WarmupRequests = 10,
                 Variants = [new HttpVariant { Name = "ten" }, new HttpVariant { Name = "eleven", Url = target.Url("/delay?ms=11").ToString() }],
             });
-            Assert.Equal(VerdictCall.Slower, shifted.Call);
+            Assert.NotEqual(VerdictCall.Faster, shifted.Call);
             var expected = 1e6 / shifted.Change.BaselineNs;
-            if (shifted.Change.Lower <= expected + 0.005 && shifted.Change.Upper >= expected - 0.005) break;
-            misses.Add($"{shifted.Text}; expected {expected:P2}");
+            if (shifted.Call == VerdictCall.Slower && shifted.Change.Lower <= expected + 0.005 && shifted.Change.Upper >= expected - 0.005) break;
+            misses.Add($"{shifted.Call}: {shifted.Text}; expected {expected:P2}");
         }
         Assert.True(misses.Count < 3, string.Join("\n", misses));
 
