@@ -20,10 +20,11 @@ public readonly record struct LivePoint(int Index, long LatencyNs, bool Error);
 /// <param name="Seconds">The latest seconds (at most <see cref="MaxSeconds"/>); a viewer that polls keeps the earlier ones.</param>
 /// <param name="Late">Open model: operations that started more than <see cref="Statistics.OpenLoadReport.LateNs"/> after they were due.</param>
 /// <param name="Series">A run of variants or phases: each one's own figures, so the live view never shows only a blend.</param>
+/// <param name="Iterations">A journey: its whole iterations measured so far, which the other figures (requests) leave out; null otherwise.</param>
 public sealed record LiveSnapshot(
     long ElapsedNs, int Measured, int Warmup, int Errors, IReadOnlyDictionary<ErrorKind, int> ErrorsByKind,
     long? P50Ns, long? P95Ns, long? P99Ns, long? MaxNs, IReadOnlyList<LiveSecond> Seconds, IReadOnlyList<LivePoint> Points,
-    int Late = 0, IReadOnlyList<LiveSeries>? Series = null)
+    int Late = 0, IReadOnlyList<LiveSeries>? Series = null, int? Iterations = null)
 {
     public const int MaxSeconds = 120;
 }

@@ -23,7 +23,7 @@ public sealed partial class LiveRunStats
 
     readonly record struct TakenSeries(string Name, int Measured, int Errors, int FirstIndex, LiveHistogram? Interval);
 
-    readonly record struct Taken(long ElapsedNs, int Measured, int Warmup, int Errors, int Late, int Kinds, int Closed, LiveHistogram? RunInterval);
+    readonly record struct Taken(long ElapsedNs, int Measured, int Warmup, int Errors, int Late, int Iterations, int Kinds, int Closed, LiveHistogram? RunInterval);
 
     public LiveSnapshot Snapshot()
     {
@@ -50,10 +50,26 @@ public sealed partial class LiveRunStats
             return new LiveSnapshot(
                 taken.ElapsedNs, taken.Measured, taken.Warmup, taken.Errors, kindsTaken.Take(taken.Kinds).ToDictionary(k => k.Kind, k => k.Count),
                 runTotal.ValueAt(500), runTotal.ValueAt(950), runTotal.ValueAt(990), runTotal.Count == 0 ? null : runTotal.MaxNs, seconds.ToList(), pointsCopy.ToList(),
-                // In the order they start (the variants' own order), whichever answered first.
-                taken.Late, seriesTaken.Count == 0 ? null : seriesTaken.Select((s, i) => (s, Latency: seriesTotals[i])).OrderBy(s => s.s.FirstIndex)
-                    .Select(s => new LiveSeries(s.s.Name, s.s.Measured, s.s.Errors, s.Latency.ValueAt(500), s.Latency.ValueAt(950), s.Latency.ValueAt(990))).ToList());
+                taken.Late, seriesTaken.Count == 0 ? null : SeriesRows(), isIterations is null ? null : taken.Iterations);
         }
+    }
+
+    /// <summary>
+    /// In the order they start (the variants' own order), whichever answered first; a journey's iterations after its
+    /// steps (which start inside them), as its table has them once it ends.
+    /// </summary>
+    List<LiveSeries> SeriesRows()
+    {
+        var rows = seriesTaken.Select((s, i) => (s, Latency: seriesTotals[i])).OrderBy(s => s.s.FirstIndex)
+            .Select(s => new LiveSeries(s.s.Name, s.s.Measured, s.s.Errors, s.Latency.ValueAt(500), s.Latency.ValueAt(950), s.Latency.ValueAt(990))).ToList();
+        if (isIterations is null) return rows;
+        var ordered = rows.Where(r => !isIterations(r.Name)).ToList();
+        foreach (var iteration in rows.Where(r => isIterations(r.Name)))
+        {
+            var prefix = iteration.Name[..(iteration.Name.LastIndexOf('/') + 1)]; // a variant's or agent's, or none
+            ordered.Insert(ordered.FindLastIndex(r => r.Name.StartsWith(prefix, StringComparison.Ordinal)) + 1, iteration);
+        }
+        return ordered;
     }
 
     /// <summary>
@@ -92,7 +108,7 @@ public sealed partial class LiveRunStats
         }
         pointsCopy.AddRange(CollectionsMarshal.AsSpan(points)[pointsCopy.Count..]);
         var closedCount = closed.DrainInto(closedTaken);
-        return new Taken(started ? Math.Max(0, Ticks.ToNanoseconds(now - start)) : 0, measured, warmup, errors, late, kinds, closedCount, run);
+        return new Taken(started ? Math.Max(0, Ticks.ToNanoseconds(now - start)) : 0, measured, warmup, errors, late, iterations, kinds, closedCount, run);
     }
 
     /// <summary>Takes an interval's values, leaving a spare in its place; an empty one stays (nothing to add or clear).</summary>

@@ -20,6 +20,11 @@ namespace BenchDashboard.Processing.Executing;
 /// second's percentiles itself, as it always did before. Each histogram is 304 KiB: they are reused, never
 /// dropped, about 6 plus 3 per series in all.
 /// </para>
+/// <para>
+/// A series of whole iterations (a journey's "iteration", <see cref="Core.Benchmarks.SeriesBasis.Iterations"/>) is not
+/// requests: its samples count only in its own row and in <see cref="LiveSnapshot.Iterations"/>, so the run's live
+/// count, rate and percentiles are of requests, as its figures are once it ends.
+/// </para>
 /// </summary>
 public sealed partial class LiveRunStats
 {
@@ -27,6 +32,7 @@ public sealed partial class LiveRunStats
     static readonly int ErrorKinds = Enum.GetValues<ErrorKind>().Length;
 
     readonly Func<long> timestamp;
+    readonly Func<string, bool>? isIterations;
     // The adding side: everything below is read and written under gate.
     readonly Lock gate = new();
     LiveHistogram second = new(), runInterval = new();
@@ -36,9 +42,10 @@ public sealed partial class LiveRunStats
     readonly List<LivePoint> points = new(MaxPoints);
     readonly Dictionary<string, SeriesFigures> series = [];
     readonly List<SeriesFigures> seriesInOrder = [];
+    readonly Dictionary<string, bool> iterationSeries = [];
     bool started;
     long start;
-    int currentSecond, secondCount, secondErrors, measured, warmup, errors, late, stride = 1, pointsHalved;
+    int currentSecond, secondCount, secondErrors, measured, warmup, errors, late, iterations, stride = 1, pointsHalved;
 
     sealed class SeriesFigures(string name)
     {
@@ -47,10 +54,11 @@ public sealed partial class LiveRunStats
         public int Measured, Errors, FirstIndex = int.MaxValue;
     }
 
-    public LiveRunStats() : this(Stopwatch.GetTimestamp) { }
+    /// <param name="isIterations">Whether a series is whole iterations of the others' requests; null when every sample is a request.</param>
+    public LiveRunStats(Func<string, bool>? isIterations = null) : this(Stopwatch.GetTimestamp, isIterations) { }
 
     /// <param name="timestamp">Stopwatch ticks; tests pass their own clock to script the seconds instead of sleeping.</param>
-    internal LiveRunStats(Func<long> timestamp) => this.timestamp = timestamp;
+    internal LiveRunStats(Func<long> timestamp, Func<string, bool>? isIterations = null) => (this.timestamp, this.isIterations) = (timestamp, isIterations);
 
     /// <summary>Counts a recorded sample: its second is the one in which it completed.</summary>
     public void Add(Sample sample)
@@ -59,6 +67,11 @@ public sealed partial class LiveRunStats
         lock (gate)
         {
             if (!started) (started, start) = (true, now);
+            if (isIterations is not null && sample.Series is { } whole && IsIterations(whole))
+            {
+                AddIteration(sample, whole);
+                return;
+            }
             AddPoint(sample);
             if (sample.IsWarmup)
             {
@@ -70,17 +83,7 @@ public sealed partial class LiveRunStats
             measured++;
             secondCount++;
             if (sample.LagNs > OpenLoadReport.LateNs) late++;
-            SeriesFigures? own = null;
-            if (sample.Series is { } name && !series.TryGetValue(name, out own))
-            {
-                series[name] = own = new SeriesFigures(name);
-                seriesInOrder.Add(own);
-            }
-            if (own is not null)
-            {
-                own.Measured++;
-                own.FirstIndex = Math.Min(own.FirstIndex, sample.Index);
-            }
+            var own = sample.Series is { } name ? Measured(name, sample) : null;
             if (sample.Error != ErrorKind.None)
             {
                 errors++;
@@ -95,6 +98,36 @@ public sealed partial class LiveRunStats
                 own?.Interval.Add(sample.LatencyNs);
             }
         }
+    }
+
+    /// <summary>A whole iteration's sample: its own row's, never the run's requests.</summary>
+    void AddIteration(Sample sample, string name)
+    {
+        if (sample.IsWarmup) return;
+        iterations++;
+        var own = Measured(name, sample);
+        if (sample.Error != ErrorKind.None) own.Errors++;
+        if (!sample.Error.IsTransportError()) own.Interval.Add(sample.LatencyNs);
+    }
+
+    /// <summary>The series' figures, counting one more measured sample (made at its first).</summary>
+    SeriesFigures Measured(string name, Sample sample)
+    {
+        if (!series.TryGetValue(name, out var own))
+        {
+            series[name] = own = new SeriesFigures(name);
+            seriesInOrder.Add(own);
+        }
+        own.Measured++;
+        own.FirstIndex = Math.Min(own.FirstIndex, sample.Index);
+        return own;
+    }
+
+    /// <summary>Asked once a series: a name's test allocates, and this runs on the measuring thread.</summary>
+    bool IsIterations(string name)
+    {
+        if (!iterationSeries.TryGetValue(name, out var it)) iterationSeries[name] = it = isIterations!(name);
+        return it;
     }
 
     void AddPoint(Sample sample)

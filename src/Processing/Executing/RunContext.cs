@@ -11,7 +11,9 @@ namespace BenchDashboard.Processing.Executing;
 /// <param name="metrics">Export the run's figures through OpenTelemetry when it is configured (<see cref="RunMetrics"/>,
 /// recorded by whoever drains the samples: the <see cref="SampleWriter"/>); an agent's shard does not, since the
 /// dashboard that coordinates the run records every shard's samples as one run.</param>
-public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null, bool metrics = true) : IDisposable
+/// <param name="isIterations">Whether a series is whole iterations of the others' requests (<see cref="Core.Benchmarks.SeriesBasis.IsIterations"/>): the live figures leave it out of the run's.</param>
+public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefused = null, int budget = int.MaxValue, Action? onBudgetReached = null, bool metrics = true,
+    Func<string, bool>? isIterations = null) : IDisposable
 {
     int completed, refused;
     readonly RunMetrics? exported = metrics ? new RunMetrics(run) : null;
@@ -64,7 +66,7 @@ public sealed class RunContext(Run run, Func<Sample, bool> store, Action? onRefu
     }
 
     /// <summary>The run's live figures, snapshotted with each heartbeat for viewers.</summary>
-    public LiveRunStats Live { get; } = new();
+    public LiveRunStats Live { get; } = new(isIterations);
 
     /// <summary>Hands the sample to the background writer, which never makes this wait for the disk.</summary>
     public void Record(Sample sample)

@@ -19,7 +19,7 @@ namespace BenchDashboard.Processing.Executing;
 /// measuring into the void. Never throws.
 /// </summary>
 public sealed class RunProcessor(
-    KindExecutors executors, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
+    KindExecutors executors, Core.Benchmarks.BenchmarkKinds kinds, RunStore store, IServiceScopeFactory scopes, StorageReserve reserve,
     IOptions<RunnerOptions> options, IOptions<Core.Benchmarks.RunLimits> limits, ILogger<RunProcessor> logger)
 {
     readonly QuietLog quiet = new(logger, TimeSpan.FromSeconds(30));
@@ -81,6 +81,7 @@ public sealed class RunProcessor(
         var bufferFull = false;
         var budgetReached = false;
         var budget = limits.Value.MaxSamplesPerRun;
+        var basis = kinds.SeriesBasis(run);
         using var context = new RunContext(run, writer.TryAdd, () =>
         {
             bufferFull = true;
@@ -89,7 +90,7 @@ public sealed class RunProcessor(
         {
             budgetReached = true;
             cancel.Cancel();
-        });
+        }, isIterations: basis.Iterations is null ? null : basis.IsIterations);
         writer.Metrics = context.Metrics; // OpenTelemetry, when on: recorded as the writer drains, off the measurement path
         var writing = writer.WriteAllAsync();
         using var heartbeatStop = new CancellationTokenSource();

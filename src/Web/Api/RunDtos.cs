@@ -132,12 +132,14 @@ public sealed record LiveSecondDto(int Second, int Count, int Errors, double? P5
 /// A run under way, from its runner's in-memory figures (approximate percentiles, within 0.1 %): elapsed time,
 /// measured operations and errors, the latest seconds (<c>seconds</c>: by completion, at most 120) and every
 /// k-th sample for a live chart (<c>points</c>: index, latency ms, error), the open model's late starts so far
-/// (<c>late</c>) and, for a run of variants or phases, each one's own figures (<c>series</c>). Null before the first heartbeat.
+/// (<c>late</c>) and, for a run of variants or phases, each one's own figures (<c>series</c>). A journey's figures are of
+/// its requests; its whole iterations are counted apart (<c>iterations</c>, and the <c>iteration</c> row of <c>series</c>).
+/// Null before the first heartbeat.
 /// </summary>
 public sealed record LiveDto(
     double ElapsedSeconds, int Measured, int Warmup, int Errors, IReadOnlyDictionary<string, int> ErrorsByKind,
     double? P50Ms, double? P95Ms, double? P99Ms, double? MaxMs, IReadOnlyList<LiveSecondDto> Seconds, IReadOnlyList<double[]> Points,
-    int Late, IReadOnlyList<LiveSeriesDto>? Series)
+    int Late, IReadOnlyList<LiveSeriesDto>? Series, int? Iterations)
 {
     public static LiveDto? From(string? liveJson)
     {
@@ -148,7 +150,7 @@ public sealed record LiveDto(
             l.P50Ns / 1e6, l.P95Ns / 1e6, l.P99Ns / 1e6, l.MaxNs / 1e6,
             l.Seconds.Select(s => new LiveSecondDto(s.Second, s.Count, s.Errors, s.P50Ns / 1e6, s.P95Ns / 1e6, s.P99Ns / 1e6)).ToList(),
             l.Points.Select(p => new[] { p.Index, p.LatencyNs / 1e6, p.Error ? 1 : 0 }).ToList(),
-            l.Late, l.Series?.Select(s => new LiveSeriesDto(s.Name, s.Measured, s.Errors, s.P50Ns / 1e6, s.P95Ns / 1e6, s.P99Ns / 1e6)).ToList());
+            l.Late, l.Series?.Select(s => new LiveSeriesDto(s.Name, s.Measured, s.Errors, s.P50Ns / 1e6, s.P95Ns / 1e6, s.P99Ns / 1e6)).ToList(), l.Iterations);
     }
 }
 

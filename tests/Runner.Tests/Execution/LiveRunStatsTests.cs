@@ -76,6 +76,46 @@ public sealed class LiveRunStatsTests
     }
 
     [Fact]
+    public void AJourneysIterationsAreCountedApartFromItsRequests()
+    {
+        var live = new LiveRunStats(new Core.Benchmarks.SeriesBasis(false, false, Iterations: "iteration").IsIterations);
+        var index = 0;
+        void Iteration(bool warmup, bool failed)
+        {
+            // Numbered as the engine does, the iteration first: its rows still come after the steps'.
+            var own = index++;
+            live.Add(new Sample { Index = index++, Series = "login", LatencyNs = 2_000_000, IsWarmup = warmup });
+            live.Add(new Sample { Index = index++, Series = "order", LatencyNs = 3_000_000, IsWarmup = warmup, Error = failed ? ErrorKind.HttpStatus : ErrorKind.None });
+            live.Add(new Sample { Index = own, Series = "iteration", LatencyNs = 5_000_000, IsWarmup = warmup, Error = failed ? ErrorKind.HttpStatus : ErrorKind.None });
+        }
+        Iteration(warmup: true, failed: false);
+        for (var i = 0; i < 100; i++) Iteration(warmup: false, failed: i % 10 == 0);
+
+        var snapshot = live.Snapshot();
+
+        // The run's figures are its 200 requests (and 2 warm-up ones); its 100 iterations are said apart.
+        Assert.Equal((200, 2, 10, 100), (snapshot.Measured, snapshot.Warmup, snapshot.Errors, snapshot.Iterations));
+        Assert.Equal(3_000_000, snapshot.MaxNs); // no iteration's 5 ms among the requests'
+        Assert.DoesNotContain(snapshot.Points, p => p.LatencyNs == 5_000_000);
+        Assert.Equal(["login", "order", "iteration"], snapshot.Series!.Select(s => s.Name));
+        var iteration = snapshot.Series![2];
+        Assert.Equal((100, 10), (iteration.Measured, iteration.Errors));
+        Assert.InRange(iteration.P50Ns!.Value, 5_000_000, 5_000_000 + 5_000_000 / 1024);
+    }
+
+    [Fact]
+    public void EachVariantsIterationsComeAfterItsOwnSteps()
+    {
+        var live = new LiveRunStats(new Core.Benchmarks.SeriesBasis(false, false, Iterations: "iteration").IsIterations);
+        var index = 0;
+        foreach (var variant in new[] { "A", "B" })
+            foreach (var series in new[] { "iteration", "login", "order" })
+                live.Add(new Sample { Index = index++, Series = $"{variant}/{series}", LatencyNs = 1_000_000 });
+
+        Assert.Equal(["A/login", "A/order", "A/iteration", "B/login", "B/order", "B/iteration"], live.Snapshot().Series!.Select(s => s.Name));
+    }
+
+    [Fact]
     public void ARunWithoutVariantsHasNoSeriesAndAClosedOneNoLateStarts()
     {
         var live = new LiveRunStats();
@@ -83,5 +123,6 @@ public sealed class LiveRunStatsTests
         var snapshot = live.Snapshot();
         Assert.Null(snapshot.Series);
         Assert.Equal(0, snapshot.Late);
+        Assert.Null(snapshot.Iterations);
     }
 }

@@ -76,7 +76,8 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
         } catch {
             return setTimeout(poll, 2000);
         }
-        text('progress', u.number(run.completedRequests));
+        // The snapshot's own count when there is one: a journey's whole iterations are samples, not requests.
+        text('progress', u.number(run.live ? run.live.measured + run.live.warmup : run.completedRequests));
         if (run.status !== 'queued' && run.status !== 'running') return finish();
         statusBadge(run.status, run.completedRequests);
         for (const a of run.agents ?? []) agentRow(a);
@@ -86,7 +87,8 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
             const rows = [...seconds.values()].sort((a, b) => a.second - b.second);
             const lastSecond = rows.length ? rows[rows.length - 1] : null;
             text('live-measured', u.number(l.measured));
-            text('live-warmup', l.warmup ? `+ ${u.number(l.warmup)} warm-up` : '');
+            text('live-warmup', [l.warmup ? `+ ${u.number(l.warmup)} warm-up` : '', l.iterations != null ? `${u.number(l.iterations)} iterations` : '']
+                .filter(Boolean).join(' · '));
             text('live-rate', lastSecond ? u.number(lastSecond.count) : '–');
             text('live-rate-errors', lastSecond ? `${u.number(lastSecond.errors)} errors in it` : '');
             text('live-p50', u.duration(l.p50Ms));
@@ -100,11 +102,13 @@ window.runLive = function (section, { chart, baseOptions, durationAxis, swatches
             text('live-errors-kinds', Object.entries(l.errorsByKind).map(([k, n]) => `${k} ${u.number(n)}`).join(', '));
             const elapsed = l.elapsedSeconds;
             elapsedAxis = Math.max(1, elapsed, lastSecond ? lastSecond.second + 1 : 0);
-            const done = plannedOperations ? l.measured / plannedOperations : plannedSeconds ? elapsed / plannedSeconds : null;
+            // A journey's planned count is of iterations.
+            const counted = l.iterations ?? l.measured;
+            const done = plannedOperations ? counted / plannedOperations : plannedSeconds ? elapsed / plannedSeconds : null;
             const bar = document.getElementById('live-progress');
             if (bar && done !== null) bar.value = Math.min(1, done);
             text('live-elapsed', `${u.number(elapsed, 1)} s` + (plannedSeconds ? ` of ${u.number(plannedSeconds, 0)} s` : '') +
-                (plannedOperations ? ` · ${u.number(l.measured)} of ${u.number(plannedOperations)} ${done !== null ? `(${u.percent(Math.min(1, done), 0)})` : ''}` : ''));
+                (plannedOperations ? ` · ${u.number(counted)} of ${u.number(plannedOperations)} ${done !== null ? `(${u.percent(Math.min(1, done), 0)})` : ''}` : ''));
             if (rate) {
                 rate.data.datasets[0].data = rows.map(r => ({ x: r.second + 0.5, y: r.count - r.errors }));
                 rate.data.datasets[1].data = rows.map(r => ({ x: r.second + 0.5, y: r.errors }));
