@@ -163,7 +163,12 @@ public sealed class RunProcessor(
         if (context.Client() is { } client) environmentJson = Json.Serialize(environment with { Client = client });
         await FinishAsync(new Outcome(run.Id, status, measured, environmentJson, context.CachingEvidence, context.Notes, error), stopping);
         logger.LogInformation("Run {RunId} ended {Status} after {Count} requests", run.Id, status, measured);
-        await SummarizeAsync(run.Id);
+        // After a full disk (or a store that will not take writes), storing the run's digest and sorted latencies, as
+        // large as its samples, would take the room an operator frees and leave the queue stuck behind it: the run's
+        // page makes them when it is first looked at.
+        if (writer.LastFault is { MayPass: false } lasting)
+            logger.LogWarning("Run {RunId}: its figures are made when it is first looked at, not now: storing failed ({Reason})", run.Id, lasting.Reason);
+        else await SummarizeAsync(run.Id);
     }
 
     /// <summary>Says the load ended with this many samples, so a crash while the last are stored can still leave a complete run.</summary>
